@@ -1,0 +1,274 @@
+#include "mlx_lite/array.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+#include "mlx_lite/primitives.h"
+#include "transforms/eval.h"
+
+namespace mlx_lite {
+
+namespace {
+
+size_t shape_size(const Shape& shape) {
+  size_t n = 1;
+  for (auto d : shape) {
+    if (d < 0) {
+      throw std::invalid_argument(
+          fmt::format("[array] Shape ({}) has a negative dimension.", fmt::join(shape, ",")));
+    }
+    n *= static_cast<size_t>(d);
+  }
+  return n;
+}
+
+array::Flags compute_flags(const Shape& shape, const Strides& strides, size_t size) {
+  array::Flags f{};
+  if (size <= 1) {
+    f.contiguous = f.row_contiguous = f.col_contiguous = true;
+    return f;
+  }
+  auto dense_in_order = [&](auto dims) {
+    int64_t expected = 1;
+    for (int d : dims) {
+      if (shape[d] == 1) continue;
+      if (strides[d] != expected) return false;
+      expected *= shape[d];
+    }
+    return true;
+  };
+  std::vector<int> order(shape.size());
+  std::iota(order.begin(), order.end(), 0);
+  f.col_contiguous = dense_in_order(order);
+  std::reverse(order.begin(), order.end());
+  f.row_contiguous = dense_in_order(order);
+  // Dense in some permuted order: sort dims by stride and check the chain.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return strides[a] < strides[b]; });
+  f.contiguous = f.row_contiguous || f.col_contiguous || dense_in_order(order);
+  return f;
+}
+
+}  // namespace
+
+Strides row_major_strides(const Shape& shape) {
+  Strides strides(shape.size(), 1);
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * std::max<int64_t>(shape[i + 1], 1);
+  }
+  return strides;
+}
+
+array::ArrayDesc::ArrayDesc(Shape shape_, Dtype dtype_)
+    : shape(std::move(shape_)),
+      strides(row_major_strides(shape)),
+      size(shape_size(shape)),
+      dtype(dtype_),
+      status(Status::available) {
+  flags = compute_flags(shape, strides, size);
+}
+
+array::ArrayDesc::ArrayDesc(Shape shape_, Dtype dtype_, std::shared_ptr<Primitive> primitive_,
+                            std::vector<array> inputs_)
+    : shape(std::move(shape_)),
+      strides(row_major_strides(shape)),
+      size(shape_size(shape)),
+      dtype(dtype_),
+      primitive(std::move(primitive_)),
+      status(Status::unscheduled),
+      inputs(std::move(inputs_)) {
+  flags = compute_flags(shape, strides, size);
+}
+
+array::ArrayDesc::~ArrayDesc() {
+  // Release a long chain of unevaluated inputs with a loop: destroying it
+  // recursively would overflow the stack (a chain of 100,000 ops is normal).
+  std::vector<std::shared_ptr<ArrayDesc>> pending;
+  auto take_inputs = [&pending](std::vector<array>& inputs) {
+    for (auto& in : inputs) {
+      if (in.desc_ && in.desc_.use_count() == 1) pending.push_back(std::move(in.desc_));
+    }
+    inputs.clear();
+  };
+  take_inputs(inputs);
+  while (!pending.empty()) {
+    auto desc = std::move(pending.back());
+    pending.pop_back();
+    take_inputs(desc->inputs);
+  }
+}
+
+array::array(std::initializer_list<float> data)
+    : desc_(std::make_shared<ArrayDesc>(Shape{static_cast<ShapeElem>(data.size())}, float32)) {
+  init(data.begin());
+}
+
+array::array(std::initializer_list<int> data, Dtype dtype)
+    : desc_(std::make_shared<ArrayDesc>(Shape{static_cast<ShapeElem>(data.size())}, dtype)) {
+  init(data.begin());
+}
+
+array::array(allocator::Buffer data, Shape shape, Dtype dtype, Deleter deleter)
+    : desc_(std::make_shared<ArrayDesc>(std::move(shape), dtype)) {
+  set_data(data, std::move(deleter));
+}
+
+array::array(Shape shape, Dtype dtype, std::shared_ptr<Primitive> primitive,
+             std::vector<array> inputs)
+    : desc_(std::make_shared<ArrayDesc>(std::move(shape), dtype, std::move(primitive),
+                                        std::move(inputs))) {}
+
+std::vector<array> array::make_arrays(std::vector<Shape> shapes, const std::vector<Dtype>& dtypes,
+                                      const std::shared_ptr<Primitive>& primitive,
+                                      const std::vector<array>& inputs) {
+  std::vector<array> outputs;
+  outputs.reserve(shapes.size());
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    outputs.emplace_back(std::move(shapes[i]), dtypes[i], primitive, inputs);
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    auto& desc = *outputs[i].desc_;
+    desc.position = static_cast<uint32_t>(i);
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      if (j != i) {
+        desc.siblings.push_back({outputs[j].desc_, outputs[j].shape(), outputs[j].dtype()});
+      }
+    }
+  }
+  return outputs;
+}
+
+array& array::operator=(const array& other) & {
+  if (this != &other) desc_ = other.desc_;
+  return *this;
+}
+
+array& array::operator=(array&& other) & {
+  desc_ = std::move(other.desc_);
+  return *this;
+}
+
+int array::shape(int dim) const {
+  int n = ndim();
+  if (dim < -n || dim >= n) {
+    throw std::invalid_argument(
+        fmt::format("[array::shape] Dimension {} is out of range for an array with {} dimensions.",
+                    dim, n));
+  }
+  return desc_->shape[dim < 0 ? dim + n : dim];
+}
+
+int64_t array::strides(int dim) const {
+  int n = ndim();
+  if (dim < -n || dim >= n) {
+    throw std::invalid_argument(fmt::format(
+        "[array::strides] Dimension {} is out of range for an array with {} dimensions.", dim, n));
+  }
+  return desc_->strides[dim < 0 ? dim + n : dim];
+}
+
+void array::eval() {
+  if (!is_available()) mlx_lite::eval({*this});
+}
+
+std::vector<array> array::siblings() const {
+  std::vector<array> out;
+  for (auto& sibling : desc_->siblings) {
+    if (auto s = sibling.desc.lock()) out.push_back(array(std::move(s)));
+  }
+  return out;
+}
+
+std::vector<array> array::outputs() const {
+  std::vector<array> out;
+  out.reserve(desc_->siblings.size() + 1);
+  size_t j = 0;
+  for (uint32_t i = 0; i <= desc_->siblings.size(); ++i) {
+    if (i == desc_->position) {
+      out.push_back(*this);
+      continue;
+    }
+    auto& sibling = desc_->siblings[j++];
+    // A sibling nobody holds still needs somewhere for the primitive to write.
+    auto s = sibling.desc.lock();
+    out.push_back(s ? array(std::move(s)) : array(sibling.shape, sibling.dtype, nullptr, {}));
+  }
+  return out;
+}
+
+void array::detach() {
+  desc_->inputs.clear();
+  desc_->siblings.clear();
+  desc_->position = 0;
+  desc_->primitive = nullptr;
+}
+
+void* array::raw_data() const {
+  if (!desc_->data) return nullptr;
+  return static_cast<char*>(desc_->data->buffer.raw_ptr()) + desc_->offset * itemsize();
+}
+
+void array::set_data(allocator::Buffer buffer, Deleter deleter) {
+  desc_->data = std::make_shared<Data>(buffer, std::move(deleter));
+  desc_->offset = 0;
+  desc_->strides = row_major_strides(desc_->shape);
+  desc_->flags = compute_flags(desc_->shape, desc_->strides, desc_->size);
+  desc_->status = Status::available;
+}
+
+void array::copy_shared_buffer(const array& other, const Strides& strides, int64_t offset) {
+  desc_->data = other.desc_->data;
+  desc_->offset = offset;
+  desc_->strides = strides;
+  desc_->flags = compute_flags(desc_->shape, desc_->strides, desc_->size);
+  desc_->status = Status::available;
+}
+
+void array::copy_shared_buffer(const array& other) {
+  copy_shared_buffer(other, other.strides(), other.offset());
+}
+
+void array::init_from(const void* src, Dtype src_type) {
+  set_data(allocator::malloc(nbytes()));
+  detail::convert_elements(src, src_type, raw_data(), dtype(), size());
+}
+
+namespace detail {
+
+void convert_elements(const void* src, Dtype src_type, void* dst, Dtype dst_type, size_t n) {
+  if (src_type == dst_type) {
+    std::memcpy(dst, src, n * size_of(src_type));
+    return;
+  }
+  dispatch_dtype(src_type, [&]<typename S>() {
+    dispatch_dtype(dst_type, [&]<typename D>() {
+      auto* s = static_cast<const S*>(src);
+      auto* d = static_cast<D*>(dst);
+      for (size_t i = 0; i < n; ++i) {
+        d[i] = static_cast<D>(static_cast<compute_type_t<S>>(s[i]));
+      }
+    });
+  });
+}
+
+void throw_bad_data_type(const char* op, Dtype have, Dtype want) {
+  throw std::invalid_argument(
+      fmt::format("[{}] The array's dtype is {} but data was requested as {}.", op,
+                  dtype_name(have), dtype_name(want)));
+}
+
+void throw_not_scalar(const Shape& shape) {
+  throw std::invalid_argument(fmt::format(
+      "[array::item] item() needs an array of one element, but the shape is ({}) with {} "
+      "elements.",
+      fmt::join(shape, ","), shape_size(shape)));
+}
+
+}  // namespace detail
+
+}  // namespace mlx_lite

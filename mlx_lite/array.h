@@ -1,0 +1,256 @@
+// The array: a cheap handle to shared state holding either data (a buffer,
+// an element offset and strides) or a recipe (a primitive and its inputs).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <ostream>
+#include <vector>
+
+#include "mlx_lite/allocator.h"
+#include "mlx_lite/dtype.h"
+
+namespace mlx_lite {
+
+using ShapeElem = int32_t;
+using Shape = std::vector<ShapeElem>;
+using Strides = std::vector<int64_t>;
+
+class Primitive;
+using Deleter = std::function<void(allocator::Buffer)>;
+
+// Row-major strides (in elements) of a dense array of `shape`.
+Strides row_major_strides(const Shape& shape);
+
+class array {
+ public:
+  struct Flags {
+    // The elements fill a dense block of size() elements, in some order.
+    bool contiguous : 1;
+    bool row_contiguous : 1;
+    bool col_contiguous : 1;
+  };
+  enum class Status { unscheduled, available };
+
+  // A scalar.
+  template <typename T>
+  explicit array(T val, Dtype dtype = TypeToDtype<T>());
+
+  // Data copied from an iterator range of shape's size.
+  template <typename It>
+  array(It data, Shape shape, Dtype dtype = TypeToDtype<typename std::iterator_traits<It>::value_type>());
+
+  // A 1-D array.
+  template <typename T>
+  array(std::initializer_list<T> data, Dtype dtype = TypeToDtype<T>());
+  array(std::initializer_list<float> data);
+  array(std::initializer_list<int> data, Dtype dtype);
+
+  // Data of the given shape from an initializer list.
+  template <typename T>
+  array(std::initializer_list<T> data, Shape shape, Dtype dtype = TypeToDtype<T>());
+
+  // Wraps a buffer the caller allocated; `deleter` frees it with the array.
+  array(allocator::Buffer data, Shape shape, Dtype dtype, Deleter deleter = allocator::free);
+
+  // An unevaluated output of `primitive` applied to `inputs`.
+  array(Shape shape, Dtype dtype, std::shared_ptr<Primitive> primitive, std::vector<array> inputs);
+
+  // The outputs of a multi-output primitive, siblings of one another.
+  static std::vector<array> make_arrays(std::vector<Shape> shapes, const std::vector<Dtype>& dtypes,
+                                        const std::shared_ptr<Primitive>& primitive,
+                                        const std::vector<array>& inputs);
+
+  array(const array& other) = default;
+  array(array&& other) = default;
+  array& operator=(const array& other) &;
+  array& operator=(array&& other) &;
+
+  size_t itemsize() const { return size_of(dtype()); }
+  size_t size() const { return desc_->size; }
+  size_t nbytes() const { return size() * itemsize(); }
+  int ndim() const { return static_cast<int>(desc_->shape.size()); }
+  const Shape& shape() const { return desc_->shape; }
+  // Negative dims count from the end. Throws std::invalid_argument when out of range.
+  int shape(int dim) const;
+  const Strides& strides() const { return desc_->strides; }
+  int64_t strides(int dim) const;
+  Dtype dtype() const { return desc_->dtype; }
+  Flags flags() const { return desc_->flags; }
+
+  // Evaluates the array (a no-op when it already holds data).
+  void eval();
+
+  // The value of a one-element array, converted to T. Evaluates first.
+  template <typename T>
+  T item();
+
+  // Pointer to the first element (honouring offset). Evaluates first; T must be
+  // the C++ type of dtype(). Elements are at data + sum(index * strides).
+  template <typename T>
+  T* data();
+  template <typename T>
+  const T* data() const;
+
+  // Graph state.
+  bool has_primitive() const { return desc_->primitive != nullptr; }
+  Primitive& primitive() const { return *desc_->primitive; }
+  const std::shared_ptr<Primitive>& primitive_ptr() const { return desc_->primitive; }
+  std::vector<array>& inputs() { return desc_->inputs; }
+  const std::vector<array>& inputs() const { return desc_->inputs; }
+  // The other outputs of this array's primitive (live ones only).
+  std::vector<array> siblings() const;
+  // All outputs of this array's primitive in order, this one included.
+  std::vector<array> outputs() const;
+  Status status() const { return desc_->status; }
+  bool is_available() const { return desc_->status == Status::available; }
+  void set_status(Status s) { desc_->status = s; }
+  // Forgets the recipe once the data is there, freeing the inputs.
+  void detach();
+  std::uintptr_t id() const { return reinterpret_cast<std::uintptr_t>(desc_.get()); }
+  bool is_same(const array& other) const { return desc_ == other.desc_; }
+
+  // Data state.
+  allocator::Buffer& buffer() { return desc_->data->buffer; }
+  const allocator::Buffer& buffer() const { return desc_->data->buffer; }
+  // Shared ownership of the data: views of one buffer share this pointer.
+  const std::shared_ptr<void> data_shared_ptr() const { return desc_->data; }
+  // Element offset of this array's first element within its buffer.
+  int64_t offset() const { return desc_->offset; }
+  // Untyped pointer to the first element.
+  void* raw_data() const;
+  bool has_data() const { return desc_->data != nullptr; }
+
+  // Gives this (row-contiguous) array a freshly allocated buffer.
+  void set_data(allocator::Buffer buffer, Deleter deleter = allocator::free);
+  // Makes this array a view of `other`'s buffer with its own strides and offset.
+  void copy_shared_buffer(const array& other, const Strides& strides, int64_t offset);
+  void copy_shared_buffer(const array& other);
+
+ private:
+  struct Data {
+    allocator::Buffer buffer;
+    Deleter deleter;
+    Data(allocator::Buffer b, Deleter d) : buffer(b), deleter(std::move(d)) {}
+    Data(const Data&) = delete;
+    Data& operator=(const Data&) = delete;
+    ~Data() { deleter(buffer); }
+  };
+
+  struct ArrayDesc {
+    Shape shape;
+    Strides strides;
+    size_t size;
+    Dtype dtype;
+    std::shared_ptr<Primitive> primitive;
+    Status status;
+    std::shared_ptr<Data> data;
+    int64_t offset = 0;
+    Flags flags{};
+    std::vector<array> inputs;
+    // Weak, so an unevaluated multi-output node is no reference cycle; shape and
+    // dtype let eval stand in a scratch array for a sibling nobody holds.
+    struct Sibling {
+      std::weak_ptr<ArrayDesc> desc;
+      Shape shape;
+      Dtype dtype;
+    };
+    std::vector<Sibling> siblings;
+    uint32_t position = 0;
+
+    ArrayDesc(Shape shape, Dtype dtype);
+    ArrayDesc(Shape shape, Dtype dtype, std::shared_ptr<Primitive> primitive,
+              std::vector<array> inputs);
+    ~ArrayDesc();
+  };
+
+  explicit array(std::shared_ptr<ArrayDesc> desc) : desc_(std::move(desc)) {}
+  void init_from(const void* src, Dtype src_type);
+  template <typename It>
+  void init(It begin);
+
+  std::shared_ptr<ArrayDesc> desc_;
+};
+
+namespace detail {
+// Converts n elements of src_type at src into dst_type at dst.
+void convert_elements(const void* src, Dtype src_type, void* dst, Dtype dst_type, size_t n);
+// Converts one element at `src` to T.
+template <typename T>
+T element_as(const void* src, Dtype src_type) {
+  T out;
+  convert_elements(src, src_type, &out, TypeToDtype<T>(), 1);
+  return out;
+}
+void throw_bad_data_type(const char* op, Dtype have, Dtype want);
+void throw_not_scalar(const Shape& shape);
+}  // namespace detail
+
+template <typename T>
+array::array(T val, Dtype dtype) : desc_(std::make_shared<ArrayDesc>(Shape{}, dtype)) {
+  init_from(&val, TypeToDtype<T>());
+}
+
+template <typename It>
+array::array(It data, Shape shape, Dtype dtype)
+    : desc_(std::make_shared<ArrayDesc>(std::move(shape), dtype)) {
+  init(data);
+}
+
+template <typename T>
+array::array(std::initializer_list<T> data, Dtype dtype)
+    : desc_(std::make_shared<ArrayDesc>(Shape{static_cast<ShapeElem>(data.size())}, dtype)) {
+  init(data.begin());
+}
+
+template <typename T>
+array::array(std::initializer_list<T> data, Shape shape, Dtype dtype)
+    : desc_(std::make_shared<ArrayDesc>(std::move(shape), dtype)) {
+  if (data.size() != size()) {
+    throw std::invalid_argument("[array] Data size " + std::to_string(data.size()) +
+                                " does not match the shape's size " + std::to_string(size()) + ".");
+  }
+  init(data.begin());
+}
+
+template <typename It>
+void array::init(It begin) {
+  using T = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+  std::vector<T> staged(begin, begin + static_cast<std::ptrdiff_t>(size()));
+  if constexpr (std::is_same_v<T, bool>) {
+    // std::vector<bool> packs bits; go through a byte array.
+    std::vector<uint8_t> bytes(staged.begin(), staged.end());
+    init_from(bytes.data(), bool_);
+  } else {
+    init_from(staged.data(), TypeToDtype<T>());
+  }
+}
+
+template <typename T>
+T array::item() {
+  if (size() != 1) detail::throw_not_scalar(shape());
+  eval();
+  return detail::element_as<T>(raw_data(), dtype());
+}
+
+template <typename T>
+T* array::data() {
+  eval();
+  if (TypeToDtype<T>() != dtype() && !(sizeof(T) == itemsize() && std::is_integral_v<T>)) {
+    detail::throw_bad_data_type("array::data", dtype(), TypeToDtype<T>());
+  }
+  return static_cast<T*>(raw_data());
+}
+
+template <typename T>
+const T* array::data() const {
+  return const_cast<array*>(this)->data<T>();
+}
+
+std::ostream& operator<<(std::ostream& os, array a);
+std::ostream& operator<<(std::ostream& os, const Shape& shape);
+
+}  // namespace mlx_lite

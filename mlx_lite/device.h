@@ -1,0 +1,54 @@
+// Devices and streams, as in MLX: a Device is cpu or gpu; a Stream is an ordered
+// queue of work on one device; ops take `StreamOrDevice s = {}` last.
+#pragma once
+
+#include <variant>
+
+namespace mlx_lite {
+
+struct Device {
+  enum class DeviceType { cpu, gpu };
+  static constexpr DeviceType cpu = DeviceType::cpu;
+  static constexpr DeviceType gpu = DeviceType::gpu;
+
+  constexpr Device(DeviceType type, int index = 0) : type(type), index(index) {}
+
+  DeviceType type;
+  int index;
+};
+
+constexpr bool operator==(const Device& a, const Device& b) {
+  return a.type == b.type && a.index == b.index;
+}
+
+// The device ops use when given none. MLX_LITE_DEVICE=cpu|gpu sets it at start-up.
+const Device& default_device();
+void set_default_device(const Device& d);
+
+// Whether work for `d` runs on its own backend (false for gpu until the Vulkan
+// backend exists: gpu work then runs on the CPU backend, with a one-time warning).
+bool is_available(const Device& d);
+
+struct Stream {
+  int index;
+  Device device;
+  constexpr explicit Stream(int index, Device device) : index(index), device(device) {}
+};
+
+constexpr bool operator==(const Stream& a, const Stream& b) { return a.index == b.index; }
+
+Stream default_stream(Device d);
+void set_default_stream(Stream s);
+Stream new_stream(Device d);
+
+using StreamOrDevice = std::variant<std::monostate, Stream, Device>;
+
+// The stream an op runs on: the given stream, the default stream of the given
+// device, or the default stream of the default device.
+Stream to_stream(StreamOrDevice s);
+
+// Waits until all work submitted to `s` (or to every stream) has finished.
+void synchronize();
+void synchronize(Stream s);
+
+}  // namespace mlx_lite

@@ -1,0 +1,57 @@
+// The Primitive base: one node kind of the graph. Each primitive family
+// declares its classes in mlx_lite/primitives/<family>.h; its CPU kernel lives
+// in backend/cpu/<family>.cpp, its graph op in ops/<family>.cpp.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "mlx_lite/array.h"
+#include "mlx_lite/device.h"
+
+namespace mlx_lite {
+
+class Primitive {
+ public:
+  explicit Primitive(Stream stream) : stream_(stream) {}
+  virtual ~Primitive() = default;
+  Primitive(const Primitive&) = delete;
+  Primitive& operator=(const Primitive&) = delete;
+
+  const Stream& stream() const { return stream_; }
+  const Device& device() const { return stream_.device; }
+
+  // Computes `outputs` (already shaped and typed, without data) from `inputs`.
+  virtual void eval_cpu(const std::vector<array>& inputs, std::vector<array>& outputs) = 0;
+  // The GPU kernel. Until the Vulkan backend exists, GPU work runs eval_cpu.
+  virtual void eval_gpu(const std::vector<array>& inputs, std::vector<array>& outputs);
+
+  // Forward- and reverse-mode derivatives, for the inputs listed in argnums.
+  virtual std::vector<array> jvp(const std::vector<array>& primals,
+                                 const std::vector<array>& tangents,
+                                 const std::vector<int>& argnums);
+  virtual std::vector<array> vjp(const std::vector<array>& primals,
+                                 const std::vector<array>& cotangents,
+                                 const std::vector<int>& argnums,
+                                 const std::vector<array>& outputs);
+
+  virtual const char* name() const = 0;
+  virtual void print(std::ostream& os) { os << name(); }
+  // Whether `other` computes the same function (same class and parameters).
+  virtual bool is_equivalent(const Primitive& /*other*/) const { return false; }
+
+ private:
+  Stream stream_;
+};
+
+// A primitive with exactly one output.
+class UnaryPrimitive : public Primitive {
+ public:
+  using Primitive::Primitive;
+  virtual void eval_cpu(const std::vector<array>& inputs, array& output) = 0;
+  void eval_cpu(const std::vector<array>& inputs, std::vector<array>& outputs) override {
+    eval_cpu(inputs, outputs[0]);
+  }
+};
+
+}  // namespace mlx_lite

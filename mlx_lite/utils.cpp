@@ -1,0 +1,61 @@
+#include "mlx_lite/utils.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mlx_lite {
+
+Shape broadcast_shapes(const Shape& s1, const Shape& s2) {
+  const auto& big = s1.size() > s2.size() ? s1 : s2;
+  const auto& small = s1.size() > s2.size() ? s2 : s1;
+  Shape out = big;
+  size_t diff = big.size() - small.size();
+  for (size_t i = 0; i < small.size(); ++i) {
+    auto a = big[diff + i];
+    auto b = small[i];
+    if (b == a || a == 1) {
+      out[diff + i] = b;
+    } else if (b != 1) {
+      throw std::invalid_argument(fmt::format("[broadcast_shapes] Shapes {} and {} cannot be broadcast.",
+                                              shape_string(s1), shape_string(s2)));
+    }
+  }
+  return out;
+}
+
+Dtype result_type(const std::vector<array>& arrays) {
+  if (arrays.empty()) throw std::invalid_argument("[result_type] No arrays given.");
+  Dtype t = arrays[0].dtype();
+  for (const auto& a : arrays) t = promote_types(t, a.dtype());
+  return t;
+}
+
+int normalize_axis(int axis, int ndim, const char* op) {
+  if (axis < -ndim || axis >= ndim) {
+    throw std::invalid_argument(fmt::format(
+        "[{}] Axis {} is out of range for an array with {} dimensions (expected {} <= axis < {}).",
+        op, axis, ndim, -ndim, ndim));
+  }
+  return axis < 0 ? axis + ndim : axis;
+}
+
+std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, const char* op) {
+  std::vector<int> out;
+  out.reserve(axes.size());
+  for (int a : axes) {
+    int n = normalize_axis(a, ndim, op);
+    if (std::find(out.begin(), out.end(), n) != out.end()) {
+      throw std::invalid_argument(
+          fmt::format("[{}] Axis {} is repeated in axes ({}).", op, a, fmt::join(axes, ",")));
+    }
+    out.push_back(n);
+  }
+  return out;
+}
+
+std::string shape_string(const Shape& shape) {
+  if (shape.size() == 1) return fmt::format("({},)", shape[0]);
+  return fmt::format("({})", fmt::join(shape, ","));
+}
+
+}  // namespace mlx_lite

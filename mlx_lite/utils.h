@@ -1,0 +1,36 @@
+// Shape and axis helpers shared by the ops (mlx/utils.h in MLX).
+#pragma once
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
+
+#include "mlx_lite/array.h"
+
+namespace mlx_lite {
+
+// numpy broadcasting; throws std::invalid_argument naming both shapes.
+Shape broadcast_shapes(const Shape& s1, const Shape& s2);
+
+// The dtype every array promotes to.
+Dtype result_type(const std::vector<array>& arrays);
+
+// `axis` in [-ndim, ndim) made non-negative; throws naming `op` otherwise.
+int normalize_axis(int axis, int ndim, const char* op);
+
+// Each axis normalized; throws on an axis out of range or given twice.
+std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, const char* op);
+
+// "(2,3,4)", the way messages print shapes.
+std::string shape_string(const Shape& shape);
+
+}  // namespace mlx_lite
+
+template <>
+struct fmt::formatter<mlx_lite::Dtype> : fmt::formatter<std::string_view> {
+  auto format(const mlx_lite::Dtype& d, fmt::format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(mlx_lite::dtype_name(d), ctx);
+  }
+};

@@ -1,0 +1,74 @@
+#include "transforms/eval.h"
+
+#include <absl/container/flat_hash_set.h>
+
+#include <atomic>
+#include <deque>
+#include <iostream>
+
+#include "mlx_lite/primitives.h"
+
+namespace mlx_lite {
+
+namespace {
+
+// The unevaluated nodes `outputs` depend on, each once, inputs before consumers.
+std::deque<array> topological_order(const std::vector<array>& outputs) {
+  std::deque<array> tape;
+  absl::flat_hash_set<std::uintptr_t> seen;
+  std::vector<std::pair<array, size_t>> stack;  // node and its next input to visit
+  for (const auto& out : outputs) {
+    if (out.is_available() || !seen.insert(out.id()).second) continue;
+    stack.emplace_back(out, 0);
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node.inputs().size()) {
+        const array& in = node.inputs()[next++];
+        if (!in.is_available() && seen.insert(in.id()).second) stack.emplace_back(in, 0);
+        continue;
+      }
+      for (const auto& s : node.siblings()) seen.insert(s.id());
+      tape.push_back(std::move(node));
+      stack.pop_back();
+    }
+  }
+  return tape;
+}
+
+void warn_gpu_fallback() {
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true)) {
+    std::cerr << "[mlx_lite] warning: the Vulkan GPU backend is not built yet; "
+                 "work for Device::gpu runs on the CPU backend.\n";
+  }
+}
+
+void run(array& node) {
+  auto outputs = node.outputs();
+  auto& primitive = node.primitive();
+  if (primitive.device().type == Device::gpu && is_available(primitive.device())) {
+    primitive.eval_gpu(node.inputs(), outputs);
+  } else {
+    if (primitive.device().type == Device::gpu) warn_gpu_fallback();
+    primitive.eval_cpu(node.inputs(), outputs);
+  }
+  for (auto& out : outputs) out.detach();
+}
+
+}  // namespace
+
+void eval(std::vector<array> outputs) {
+  auto tape = topological_order(outputs);
+  outputs.clear();
+  // Pop each node before running the next so the tape holds no reference to
+  // data that only finished nodes needed.
+  while (!tape.empty()) {
+    array node = std::move(tape.front());
+    tape.pop_front();
+    if (!node.is_available()) run(node);
+  }
+}
+
+void async_eval(std::vector<array> outputs) { eval(std::move(outputs)); }
+
+}  // namespace mlx_lite

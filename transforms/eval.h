@@ -1,0 +1,26 @@
+// Graph evaluation.
+#pragma once
+
+#include <vector>
+
+#include "mlx_lite/array.h"
+
+namespace mlx_lite {
+
+// Evaluates the arrays and everything they depend on that has no data yet.
+// The walk is iterative (no recursion limit), each node runs once however many
+// consumers it has, and evaluated nodes drop their inputs so intermediates are
+// freed as soon as nothing refers to them.
+void eval(std::vector<array> outputs);
+
+template <typename... Arrays>
+void eval(Arrays&&... outputs) {
+  eval(std::vector<array>{std::forward<Arrays>(outputs)...});
+}
+
+// Starts evaluating and may return before the data is ready; reading the data
+// (item, data, eval) waits. The CPU backend currently evaluates before
+// returning.
+void async_eval(std::vector<array> outputs);
+
+}  // namespace mlx_lite
