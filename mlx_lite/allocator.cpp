@@ -61,23 +61,45 @@ CpuAllocator& cpu_allocator() {
 
 }  // namespace
 
-void* Buffer::raw_ptr() { return ptr_ ? static_cast<char*>(ptr_) + kHeader : nullptr; }
+void* Buffer::raw_ptr() {
+  return ptr_ ? static_cast<char*>(ptr_) + kHeader : nullptr;
+}
 
-Allocator& allocator() { return cpu_allocator(); }
-Buffer malloc(size_t size) { return allocator().malloc(size); }
-void free(Buffer buffer) { allocator().free(buffer); }
+Allocator& allocator() {
+  return cpu_allocator();
+}
+Buffer malloc(size_t size) {
+  return allocator().malloc(size);
+}
+void free(Buffer buffer) {
+  allocator().free(buffer);
+}
 
 }  // namespace mlx_lite::allocator
 
 namespace mlx_lite {
 
-size_t get_active_memory() { return allocator::cpu_allocator().active_.load(); }
-size_t get_peak_memory() { return allocator::cpu_allocator().peak_.load(); }
-void reset_peak_memory() { allocator::cpu_allocator().peak_.store(get_active_memory()); }
-size_t get_cache_memory() { return 0; }
-size_t set_memory_limit(size_t limit) { return allocator::cpu_allocator().limit_.exchange(limit); }
-size_t get_memory_limit() { return allocator::cpu_allocator().limit_.load(); }
-size_t set_cache_limit(size_t) { return 0; }
+size_t get_active_memory() {
+  return allocator::cpu_allocator().active_.load();
+}
+size_t get_peak_memory() {
+  return allocator::cpu_allocator().peak_.load();
+}
+void reset_peak_memory() {
+  allocator::cpu_allocator().peak_.store(get_active_memory());
+}
+size_t get_cache_memory() {
+  return 0;
+}
+size_t set_memory_limit(size_t limit) {
+  return allocator::cpu_allocator().limit_.exchange(limit);
+}
+size_t get_memory_limit() {
+  return allocator::cpu_allocator().limit_.load();
+}
+size_t set_cache_limit(size_t) {
+  return 0;
+}
 void clear_cache() {}
 
 }  // namespace mlx_lite

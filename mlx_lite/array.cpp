@@ -156,9 +156,8 @@ array& array::operator=(array&& other) & {
 int array::shape(int dim) const {
   int n = ndim();
   if (dim < -n || dim >= n) {
-    throw std::invalid_argument(
-        fmt::format("[array::shape] Dimension {} is out of range for an array with {} dimensions.",
-                    dim, n));
+    throw std::invalid_argument(fmt::format(
+        "[array::shape] Dimension {} is out of range for an array with {} dimensions.", dim, n));
   }
   return desc_->shape[dim < 0 ? dim + n : dim];
 }

@@ -41,7 +41,8 @@ class array {
 
   // Data copied from an iterator range of shape's size.
   template <typename It>
-  array(It data, Shape shape, Dtype dtype = TypeToDtype<typename std::iterator_traits<It>::value_type>());
+  array(It data, Shape shape,
+        Dtype dtype = TypeToDtype<typename std::iterator_traits<It>::value_type>());
 
   // A 1-D array.
   template <typename T>

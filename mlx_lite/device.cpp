@@ -15,8 +15,8 @@ Device initial_device() {
   const char* env = std::getenv("MLX_LITE_DEVICE");
   if (env == nullptr || std::strcmp(env, "cpu") == 0) return Device::cpu;
   if (std::strcmp(env, "gpu") == 0) return Device::gpu;
-  throw std::invalid_argument(std::string("MLX_LITE_DEVICE must be 'cpu' or 'gpu', got '") +
-                              env + "'");
+  throw std::invalid_argument(std::string("MLX_LITE_DEVICE must be 'cpu' or 'gpu', got '") + env +
+                              "'");
 }
 
 struct StreamRegistry {
@@ -42,11 +42,17 @@ Device& mutable_default_device() {
 
 }  // namespace
 
-const Device& default_device() { return mutable_default_device(); }
+const Device& default_device() {
+  return mutable_default_device();
+}
 
-void set_default_device(const Device& d) { mutable_default_device() = d; }
+void set_default_device(const Device& d) {
+  mutable_default_device() = d;
+}
 
-bool is_available(const Device& d) { return d.type == Device::cpu; }
+bool is_available(const Device& d) {
+  return d.type == Device::cpu;
+}
 
 Stream default_stream(Device d) {
   auto& r = registry();

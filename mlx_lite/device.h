@@ -35,7 +35,9 @@ struct Stream {
   constexpr explicit Stream(int index, Device device) : index(index), device(device) {}
 };
 
-constexpr bool operator==(const Stream& a, const Stream& b) { return a.index == b.index; }
+constexpr bool operator==(const Stream& a, const Stream& b) {
+  return a.index == b.index;
+}
 
 Stream default_stream(Device d);
 void set_default_stream(Stream s);

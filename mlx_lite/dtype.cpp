@@ -40,17 +40,25 @@ Dtype promote_types(const Dtype& t1, const Dtype& t2) {
 
 Dtype::Kind kindof(const Dtype& t) {
   switch (t.val) {
-    case Dtype::Val::bool_: return Dtype::Kind::b;
+    case Dtype::Val::bool_:
+      return Dtype::Kind::b;
     case Dtype::Val::uint8:
-    case Dtype::Val::uint32: return Dtype::Kind::u;
+    case Dtype::Val::uint32:
+      return Dtype::Kind::u;
     case Dtype::Val::int32:
-    case Dtype::Val::int64: return Dtype::Kind::i;
-    default: return Dtype::Kind::f;
+    case Dtype::Val::int64:
+      return Dtype::Kind::i;
+    default:
+      return Dtype::Kind::f;
   }
 }
 
-bool is_floating_point(const Dtype& t) { return kindof(t) == Dtype::Kind::f; }
-bool is_unsigned(const Dtype& t) { return kindof(t) == Dtype::Kind::u; }
+bool is_floating_point(const Dtype& t) {
+  return kindof(t) == Dtype::Kind::f;
+}
+bool is_unsigned(const Dtype& t) {
+  return kindof(t) == Dtype::Kind::u;
+}
 bool is_integral(const Dtype& t) {
   auto k = kindof(t);
   return k == Dtype::Kind::u || k == Dtype::Kind::i;
@@ -59,17 +67,25 @@ bool is_integral(const Dtype& t) {
 bool issubdtype(const Dtype& t, const Dtype::Category& category) {
   switch (category) {
     case Dtype::Category::floating:
-    case Dtype::Category::inexact: return is_floating_point(t);
-    case Dtype::Category::signedinteger: return kindof(t) == Dtype::Kind::i;
-    case Dtype::Category::unsignedinteger: return is_unsigned(t);
-    case Dtype::Category::integer: return is_integral(t);
-    case Dtype::Category::number: return t != bool_;
-    case Dtype::Category::generic: return true;
+    case Dtype::Category::inexact:
+      return is_floating_point(t);
+    case Dtype::Category::signedinteger:
+      return kindof(t) == Dtype::Kind::i;
+    case Dtype::Category::unsignedinteger:
+      return is_unsigned(t);
+    case Dtype::Category::integer:
+      return is_integral(t);
+    case Dtype::Category::number:
+      return t != bool_;
+    case Dtype::Category::generic:
+      return true;
   }
   return false;
 }
 
-bool issubdtype(const Dtype& a, const Dtype& b) { return a == b; }
+bool issubdtype(const Dtype& a, const Dtype& b) {
+  return a == b;
+}
 
 std::string_view dtype_name(const Dtype& t) {
   static constexpr std::array<std::string_view, kNumTypes> names = {
@@ -77,6 +93,8 @@ std::string_view dtype_name(const Dtype& t) {
   return names[static_cast<int>(t.val)];
 }
 
-std::ostream& operator<<(std::ostream& os, const Dtype& t) { return os << dtype_name(t); }
+std::ostream& operator<<(std::ostream& os, const Dtype& t) {
+  return os << dtype_name(t);
+}
 
 }  // namespace mlx_lite

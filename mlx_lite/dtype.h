@@ -15,7 +15,15 @@ struct Dtype {
   // The kind letter numpy and MLX use: b(ool), u(nsigned), i(nteger), f(loat).
   enum class Kind { b, u, i, f };
   // The abstract categories of issubdtype.
-  enum class Category { floating, inexact, signedinteger, unsignedinteger, integer, number, generic };
+  enum class Category {
+    floating,
+    inexact,
+    signedinteger,
+    unsignedinteger,
+    integer,
+    number,
+    generic
+  };
 
   Val val;
   uint8_t size;
@@ -40,11 +48,16 @@ inline constexpr Dtype::Category integer = Dtype::Category::integer;
 inline constexpr Dtype::Category number = Dtype::Category::number;
 inline constexpr Dtype::Category generic = Dtype::Category::generic;
 
-inline constexpr Dtype all_dtypes[] = {bool_, uint8, uint32, int32, int64, float16, bfloat16, float32};
+inline constexpr Dtype all_dtypes[] = {bool_, uint8,   uint32,   int32,
+                                       int64, float16, bfloat16, float32};
 
-constexpr bool operator==(const Dtype& a, const Dtype& b) { return a.val == b.val; }
+constexpr bool operator==(const Dtype& a, const Dtype& b) {
+  return a.val == b.val;
+}
 
-inline uint8_t size_of(const Dtype& t) { return t.size; }
+inline uint8_t size_of(const Dtype& t) {
+  return t.size;
+}
 Dtype::Kind kindof(const Dtype& t);
 bool is_floating_point(const Dtype& t);
 bool is_integral(const Dtype& t);  // bool_ is not integral, as in MLX
@@ -65,43 +78,84 @@ std::ostream& operator<<(std::ostream& os, const Dtype& t);
 template <typename T>
 constexpr Dtype TypeToDtype() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, bool>) return bool_;
-  else if constexpr (std::is_same_v<U, uint8_t>) return uint8;
-  else if constexpr (std::is_same_v<U, uint16_t> || std::is_same_v<U, uint32_t>) return uint32;
+  if constexpr (std::is_same_v<U, bool>)
+    return bool_;
+  else if constexpr (std::is_same_v<U, uint8_t>)
+    return uint8;
+  else if constexpr (std::is_same_v<U, uint16_t> || std::is_same_v<U, uint32_t>)
+    return uint32;
   else if constexpr (std::is_same_v<U, int8_t> || std::is_same_v<U, int16_t> ||
                      std::is_same_v<U, int32_t>)
     return int32;
-  else if constexpr (std::is_integral_v<U> && sizeof(U) == 8) return int64;
-  else if constexpr (std::is_same_v<U, float16_t>) return float16;
-  else if constexpr (std::is_same_v<U, bfloat16_t>) return bfloat16;
-  else if constexpr (std::is_same_v<U, float> || std::is_same_v<U, double>) return float32;
-  else static_assert(sizeof(U) == 0, "no mlx_lite Dtype for this C++ type");
+  else if constexpr (std::is_integral_v<U> && sizeof(U) == 8)
+    return int64;
+  else if constexpr (std::is_same_v<U, float16_t>)
+    return float16;
+  else if constexpr (std::is_same_v<U, bfloat16_t>)
+    return bfloat16;
+  else if constexpr (std::is_same_v<U, float> || std::is_same_v<U, double>)
+    return float32;
+  else
+    static_assert(sizeof(U) == 0, "no mlx_lite Dtype for this C++ type");
 }
 
 // The C++ element type stored for each Dtype.
-template <Dtype::Val V> struct DtypeToType;
-template <> struct DtypeToType<Dtype::Val::bool_> { using type = bool; };
-template <> struct DtypeToType<Dtype::Val::uint8> { using type = uint8_t; };
-template <> struct DtypeToType<Dtype::Val::uint32> { using type = uint32_t; };
-template <> struct DtypeToType<Dtype::Val::int32> { using type = int32_t; };
-template <> struct DtypeToType<Dtype::Val::int64> { using type = int64_t; };
-template <> struct DtypeToType<Dtype::Val::float16> { using type = float16_t; };
-template <> struct DtypeToType<Dtype::Val::bfloat16> { using type = bfloat16_t; };
-template <> struct DtypeToType<Dtype::Val::float32> { using type = float; };
+template <Dtype::Val V>
+struct DtypeToType;
+template <>
+struct DtypeToType<Dtype::Val::bool_> {
+  using type = bool;
+};
+template <>
+struct DtypeToType<Dtype::Val::uint8> {
+  using type = uint8_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::uint32> {
+  using type = uint32_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::int32> {
+  using type = int32_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::int64> {
+  using type = int64_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::float16> {
+  using type = float16_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::bfloat16> {
+  using type = bfloat16_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::float32> {
+  using type = float;
+};
 
 // Calls f.template operator()<T>() with T the C++ type of `dtype`, so one
 // generic lambda serves every dtype: dispatch_dtype(d, [&]<typename T>() {...}).
 template <typename F>
 decltype(auto) dispatch_dtype(const Dtype& dtype, F&& f) {
   switch (dtype.val) {
-    case Dtype::Val::bool_: return f.template operator()<bool>();
-    case Dtype::Val::uint8: return f.template operator()<uint8_t>();
-    case Dtype::Val::uint32: return f.template operator()<uint32_t>();
-    case Dtype::Val::int32: return f.template operator()<int32_t>();
-    case Dtype::Val::int64: return f.template operator()<int64_t>();
-    case Dtype::Val::float16: return f.template operator()<float16_t>();
-    case Dtype::Val::bfloat16: return f.template operator()<bfloat16_t>();
-    case Dtype::Val::float32: break;
+    case Dtype::Val::bool_:
+      return f.template operator()<bool>();
+    case Dtype::Val::uint8:
+      return f.template operator()<uint8_t>();
+    case Dtype::Val::uint32:
+      return f.template operator()<uint32_t>();
+    case Dtype::Val::int32:
+      return f.template operator()<int32_t>();
+    case Dtype::Val::int64:
+      return f.template operator()<int64_t>();
+    case Dtype::Val::float16:
+      return f.template operator()<float16_t>();
+    case Dtype::Val::bfloat16:
+      return f.template operator()<bfloat16_t>();
+    case Dtype::Val::float32:
+      break;
   }
   return f.template operator()<float>();
 }

@@ -64,6 +64,8 @@ std::ostream& operator<<(std::ostream& os, array a) {
   return os << ", dtype=" << a.dtype() << ")";
 }
 
-std::ostream& operator<<(std::ostream& os, const Shape& shape) { return os << shape_string(shape); }
+std::ostream& operator<<(std::ostream& os, const Shape& shape) {
+  return os << shape_string(shape);
+}
 
 }  // namespace mlx_lite

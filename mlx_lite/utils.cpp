@@ -6,6 +6,17 @@
 namespace mlx_lite {
 
 Shape broadcast_shapes(const Shape& s1, const Shape& s2) {
+  return broadcast_shapes(s1, s2, "broadcast_shapes");
+}
+
+bool is_valid_dtype(const Dtype& t) {
+  for (const auto& d : all_dtypes) {
+    if (d.val == t.val && d.size == t.size) return true;
+  }
+  return false;
+}
+
+Shape broadcast_shapes(const Shape& s1, const Shape& s2, const char* op) {
   const auto& big = s1.size() > s2.size() ? s1 : s2;
   const auto& small = s1.size() > s2.size() ? s2 : s1;
   Shape out = big;
@@ -16,8 +27,9 @@ Shape broadcast_shapes(const Shape& s1, const Shape& s2) {
     if (b == a || a == 1) {
       out[diff + i] = b;
     } else if (b != 1) {
-      throw std::invalid_argument(fmt::format("[broadcast_shapes] Shapes {} and {} cannot be broadcast.",
-                                              shape_string(s1), shape_string(s2)));
+      throw std::invalid_argument(fmt::format(
+          "[{}] Shapes {} and {} cannot be broadcast together (each dim must be equal or 1).", op,
+          shape_string(s1), shape_string(s2)));
     }
   }
   return out;

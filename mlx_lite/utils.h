@@ -11,8 +11,12 @@
 
 namespace mlx_lite {
 
-// numpy broadcasting; throws std::invalid_argument naming both shapes.
+// numpy broadcasting; throws std::invalid_argument naming `op` and both shapes.
 Shape broadcast_shapes(const Shape& s1, const Shape& s2);
+Shape broadcast_shapes(const Shape& s1, const Shape& s2, const char* op);
+
+// A Dtype made by casting a value outside Dtype::Val is refused by astype.
+bool is_valid_dtype(const Dtype& t);
 
 // The dtype every array promotes to.
 Dtype result_type(const std::vector<array>& arrays);

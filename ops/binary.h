@@ -27,15 +27,15 @@ array logical_or(const array& a, const array& b, StreamOrDevice s = {});
 array bitwise_and(const array& a, const array& b, StreamOrDevice s = {});
 array bitwise_or(const array& a, const array& b, StreamOrDevice s = {});
 
-#define MLX_LITE_BINARY_OPERATOR(OP, FN)                                   \
-  array operator OP(const array& a, const array& b);                       \
-  template <typename T>                                                    \
-  array operator OP(T a, const array& b) {                                 \
-    return FN(array(a), b);                                                \
-  }                                                                        \
-  template <typename T>                                                    \
-  array operator OP(const array& a, T b) {                                 \
-    return FN(a, array(b));                                                \
+#define MLX_LITE_BINARY_OPERATOR(OP, FN)             \
+  array operator OP(const array& a, const array& b); \
+  template <typename T>                              \
+  array operator OP(T a, const array& b) {           \
+    return FN(array(a), b);                          \
+  }                                                  \
+  template <typename T>                              \
+  array operator OP(const array& a, T b) {           \
+    return FN(a, array(b));                          \
   }
 
 MLX_LITE_BINARY_OPERATOR(+, add)

@@ -34,17 +34,29 @@ array full(Shape shape, T val, StreamOrDevice s = {}) {
 }
 
 array zeros(const Shape& shape, Dtype dtype, StreamOrDevice s = {});
-inline array zeros(const Shape& shape, StreamOrDevice s = {}) { return zeros(shape, float32, s); }
+inline array zeros(const Shape& shape, StreamOrDevice s = {}) {
+  return zeros(shape, float32, s);
+}
 array zeros_like(const array& a, StreamOrDevice s = {});
 array ones(const Shape& shape, Dtype dtype, StreamOrDevice s = {});
-inline array ones(const Shape& shape, StreamOrDevice s = {}) { return ones(shape, float32, s); }
+inline array ones(const Shape& shape, StreamOrDevice s = {}) {
+  return ones(shape, float32, s);
+}
 array ones_like(const array& a, StreamOrDevice s = {});
 
 // n x m with ones on diagonal k.
 array eye(int n, int m, int k, Dtype dtype, StreamOrDevice s = {});
-inline array eye(int n, Dtype dtype, StreamOrDevice s = {}) { return eye(n, n, 0, dtype, s); }
-inline array eye(int n, int m, StreamOrDevice s = {}) { return eye(n, m, 0, float32, s); }
-inline array eye(int n, int m, int k, StreamOrDevice s = {}) { return eye(n, m, k, float32, s); }
-inline array eye(int n, StreamOrDevice s = {}) { return eye(n, n, 0, float32, s); }
+inline array eye(int n, Dtype dtype, StreamOrDevice s = {}) {
+  return eye(n, n, 0, dtype, s);
+}
+inline array eye(int n, int m, StreamOrDevice s = {}) {
+  return eye(n, m, 0, float32, s);
+}
+inline array eye(int n, int m, int k, StreamOrDevice s = {}) {
+  return eye(n, m, k, float32, s);
+}
+inline array eye(int n, StreamOrDevice s = {}) {
+  return eye(n, n, 0, float32, s);
+}
 
 }  // namespace mlx_lite

@@ -8,11 +8,11 @@
 
 namespace mlx_lite {
 
-#define MLX_LITE_REDUCTION(NAME)                                                             \
-  array NAME(const array& a, bool keepdims, StreamOrDevice s = {});                         \
-  array NAME(const array& a, StreamOrDevice s = {});                                        \
-  array NAME(const array& a, const std::vector<int>& axes, bool keepdims = false,           \
-             StreamOrDevice s = {});                                                        \
+#define MLX_LITE_REDUCTION(NAME)                                                  \
+  array NAME(const array& a, bool keepdims, StreamOrDevice s = {});               \
+  array NAME(const array& a, StreamOrDevice s = {});                              \
+  array NAME(const array& a, const std::vector<int>& axes, bool keepdims = false, \
+             StreamOrDevice s = {});                                              \
   array NAME(const array& a, int axis, bool keepdims = false, StreamOrDevice s = {});
 
 MLX_LITE_REDUCTION(sum)

@@ -69,6 +69,8 @@ void eval(std::vector<array> outputs) {
   }
 }
 
-void async_eval(std::vector<array> outputs) { eval(std::move(outputs)); }
+void async_eval(std::vector<array> outputs) {
+  eval(std::move(outputs));
+}
 
 }  // namespace mlx_lite

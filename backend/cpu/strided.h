@@ -11,7 +11,9 @@
 namespace mlx_lite::cpu {
 
 // Gives `out` a fresh row-contiguous buffer.
-inline void allocate(array& out) { out.set_data(allocator::malloc(out.nbytes())); }
+inline void allocate(array& out) {
+  out.set_data(allocator::malloc(out.nbytes()));
+}
 
 // Element offset of row-major index `elem` in an array of `shape` and `strides`.
 inline int64_t elem_to_loc(int64_t elem, const Shape& shape, const Strides& strides) {

@@ -1,0 +1,132 @@
+// CPU kernel of Binary. The inputs have the output's shape and one dtype;
+// broadcast operands arrive as stride-0 views.
+#include "mlx_lite/primitives/binary.h"
+
+#include <cmath>
+
+#include "backend/cpu/strided.h"
+
+namespace mlx_lite {
+
+namespace {
+
+bool is_scalar_view(const array& a) {
+  for (auto st : a.strides()) {
+    if (st != 0) return false;
+  }
+  return true;
+}
+
+template <typename T, typename R, typename F>
+void binary_map(const array& a, const array& b, array& out, F f) {
+  using C = compute_type_t<T>;
+  cpu::allocate(out);
+  auto* x = static_cast<const T*>(a.raw_data());
+  auto* y = static_cast<const T*>(b.raw_data());
+  auto* dst = static_cast<R*>(out.raw_data());
+  const size_t n = out.size();
+  auto op = [f](T u, T v) { return static_cast<R>(f(static_cast<C>(u), static_cast<C>(v))); };
+  bool a_dense = a.flags().row_contiguous, b_dense = b.flags().row_contiguous;
+  if (a_dense && b_dense) {
+    for (size_t i = 0; i < n; ++i) dst[i] = op(x[i], y[i]);
+  } else if (a_dense && is_scalar_view(b)) {
+    const T v = *y;
+    for (size_t i = 0; i < n; ++i) dst[i] = op(x[i], v);
+  } else if (b_dense && is_scalar_view(a)) {
+    const T u = *x;
+    for (size_t i = 0; i < n; ++i) dst[i] = op(u, y[i]);
+  } else {
+    cpu::for_each_offset<2>(out.shape(), {&a.strides(), &b.strides()},
+                            [&](const auto& off) { *dst++ = op(x[off[0]], y[off[1]]); });
+  }
+}
+
+template <typename C>
+C integer_power(C base, C exponent) {
+  if (exponent < 0) return base == 1 ? 1 : 0;  // integer results of 1/base^k
+  C result = 1;
+  while (exponent > 0) {
+    if (exponent & 1) result *= base;
+    base *= base;
+    exponent >>= 1;
+  }
+  return result;
+}
+
+template <typename T>
+void binary_kernel(BinaryOp op, const array& a, const array& b, array& out) {
+  using C = compute_type_t<T>;
+  constexpr bool is_float = std::is_floating_point_v<C>;
+  auto same = [&](auto f) { binary_map<T, T>(a, b, out, f); };
+  auto boolean = [&](auto f) { binary_map<T, bool>(a, b, out, f); };
+  switch (op) {
+    case BinaryOp::Add:
+      return same([](C x, C y) { return x + y; });
+    case BinaryOp::Subtract:
+      return same([](C x, C y) { return x - y; });
+    case BinaryOp::Multiply:
+      return same([](C x, C y) { return x * y; });
+    case BinaryOp::Equal:
+      return boolean([](C x, C y) { return x == y; });
+    case BinaryOp::NotEqual:
+      return boolean([](C x, C y) { return x != y; });
+    case BinaryOp::Greater:
+      return boolean([](C x, C y) { return x > y; });
+    case BinaryOp::GreaterEqual:
+      return boolean([](C x, C y) { return x >= y; });
+    case BinaryOp::Less:
+      return boolean([](C x, C y) { return x < y; });
+    case BinaryOp::LessEqual:
+      return boolean([](C x, C y) { return x <= y; });
+    case BinaryOp::LogicalAnd:
+      return same([](C x, C y) { return x && y; });
+    case BinaryOp::LogicalOr:
+      return same([](C x, C y) { return x || y; });
+    default:
+      break;
+  }
+  if constexpr (is_float) {
+    switch (op) {
+      // NaN propagates through maximum and minimum, as in MLX and numpy.
+      case BinaryOp::Maximum:
+        return same([](C x, C y) { return (x > y || std::isnan(x)) ? x : y; });
+      case BinaryOp::Minimum:
+        return same([](C x, C y) { return (x < y || std::isnan(x)) ? x : y; });
+      case BinaryOp::Divide:
+        return same([](C x, C y) { return x / y; });
+      case BinaryOp::Power:
+        return same([](C x, C y) { return std::pow(x, y); });
+      default:
+        break;
+    }
+  } else {
+    switch (op) {
+      case BinaryOp::Maximum:
+        return same([](C x, C y) { return x > y ? x : y; });
+      case BinaryOp::Minimum:
+        return same([](C x, C y) { return x < y ? x : y; });
+      case BinaryOp::Power:
+        if constexpr (std::is_same_v<C, bool>)
+          return same([](C x, C y) { return x || !y; });
+        else
+          return same([](C x, C y) { return integer_power(x, y); });
+      case BinaryOp::BitwiseAnd:
+        return same([](C x, C y) { return x & y; });
+      case BinaryOp::BitwiseOr:
+        return same([](C x, C y) { return x | y; });
+      default:
+        break;
+    }
+  }
+  throw std::invalid_argument(std::string("[") + binary_op_name(op) + "] Not supported for " +
+                              std::string(dtype_name(a.dtype())) + ".");
+}
+
+}  // namespace
+
+void Binary::eval_cpu(const std::vector<array>& inputs, array& out) {
+  dispatch_dtype(inputs[0].dtype(),
+                 [&]<typename T>() { binary_kernel<T>(op_, inputs[0], inputs[1], out); });
+}
+
+}  // namespace mlx_lite

@@ -1,0 +1,56 @@
+// Elementwise primitives of one input: Unary (the math functions, selected
+// by UnaryOp) and AsType (dtype conversion).
+#pragma once
+
+#include "mlx_lite/primitives.h"
+
+namespace mlx_lite {
+
+enum class UnaryOp {
+  Abs,
+  Negative,
+  Floor,
+  Ceil,
+  Round,
+  Exp,
+  Log,
+  Log1p,
+  Sqrt,
+  Rsqrt,
+  Square,
+  Sin,
+  Cos,
+  Tanh,
+  Sigmoid,
+  Erf,
+  ErfInv,
+  LogicalNot,
+};
+
+const char* unary_op_name(UnaryOp op);
+
+class Unary : public UnaryPrimitive {
+ public:
+  Unary(Stream stream, UnaryOp op) : UnaryPrimitive(stream), op_(op) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return unary_op_name(op_); }
+  bool is_equivalent(const Primitive& other) const override;
+  UnaryOp op() const { return op_; }
+
+ private:
+  UnaryOp op_;
+};
+
+class AsType : public UnaryPrimitive {
+ public:
+  AsType(Stream stream, Dtype dtype) : UnaryPrimitive(stream), dtype_(dtype) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "AsType"; }
+  bool is_equivalent(const Primitive& other) const override;
+  Dtype dtype() const { return dtype_; }
+
+ private:
+  Dtype dtype_;
+};
+
+}  // namespace mlx_lite

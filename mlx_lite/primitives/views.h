@@ -1,0 +1,86 @@
+// Primitives whose output is a view of the input's buffer (new shape,
+// strides and offset, no data moved), and the copies that make layouts dense.
+#pragma once
+
+#include <optional>
+
+#include "mlx_lite/primitives.h"
+
+namespace mlx_lite {
+
+class Broadcast : public UnaryPrimitive {
+ public:
+  Broadcast(Stream stream, Shape shape) : UnaryPrimitive(stream), shape_(std::move(shape)) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Broadcast"; }
+  bool is_equivalent(const Primitive& other) const override;
+
+ private:
+  Shape shape_;
+};
+
+class Transpose : public UnaryPrimitive {
+ public:
+  Transpose(Stream stream, std::vector<int> axes)
+      : UnaryPrimitive(stream), axes_(std::move(axes)) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Transpose"; }
+  bool is_equivalent(const Primitive& other) const override;
+
+ private:
+  std::vector<int> axes_;
+};
+
+// A view when the input's strides can express the new shape, else a copy.
+class Reshape : public UnaryPrimitive {
+ public:
+  Reshape(Stream stream, Shape shape) : UnaryPrimitive(stream), shape_(std::move(shape)) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Reshape"; }
+  bool is_equivalent(const Primitive& other) const override;
+
+  // The strides that view `in` with shape `shape`, or none when no view can.
+  static std::optional<Strides> view_strides(const array& in, const Shape& shape);
+
+ private:
+  Shape shape_;
+};
+
+// start/stop/strides are normalized by the op: 0 <= start < dim (or the axis
+// is empty), strides nonzero; the view's extent is out.shape().
+class Slice : public UnaryPrimitive {
+ public:
+  Slice(Stream stream, Shape start, Shape strides)
+      : UnaryPrimitive(stream), start_(std::move(start)), strides_(std::move(strides)) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Slice"; }
+  bool is_equivalent(const Primitive& other) const override;
+
+ private:
+  Shape start_;
+  Shape strides_;
+};
+
+// Shares the input when its layout is already dense as asked, else copies.
+class Contiguous : public UnaryPrimitive {
+ public:
+  Contiguous(Stream stream, bool allow_col_major)
+      : UnaryPrimitive(stream), allow_col_major_(allow_col_major) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Contiguous"; }
+  bool is_equivalent(const Primitive& other) const override;
+
+ private:
+  bool allow_col_major_;
+};
+
+// Always a fresh row-contiguous buffer.
+class Copy : public UnaryPrimitive {
+ public:
+  using UnaryPrimitive::UnaryPrimitive;
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Copy"; }
+  bool is_equivalent(const Primitive& other) const override;
+};
+
+}  // namespace mlx_lite
