@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "mlx_lite/primitives.h"
+#include "mlx_lite/utils.h"
 #include "transforms/eval.h"
 
 namespace mlx_lite {
@@ -262,10 +263,10 @@ void throw_bad_data_type(const char* op, Dtype have, Dtype want) {
 }
 
 void throw_not_scalar(const Shape& shape) {
-  throw std::invalid_argument(fmt::format(
-      "[array::item] item() needs an array of one element, but the shape is ({}) with {} "
-      "elements.",
-      fmt::join(shape, ","), shape_size(shape)));
+  throw std::invalid_argument(
+      fmt::format("[array::item] item() needs an array of one element, but the shape is {} with {} "
+                  "elements.",
+                  shape_string(shape), shape_size(shape)));
 }
 
 }  // namespace detail

@@ -36,11 +36,11 @@ class array {
   enum class Status { unscheduled, available };
 
   // A scalar.
-  template <typename T>
+  template <ArrayScalar T>
   explicit array(T val, Dtype dtype = TypeToDtype<T>());
 
   // Data copied from an iterator range of shape's size.
-  template <typename It>
+  template <std::input_iterator It>
   array(It data, Shape shape,
         Dtype dtype = TypeToDtype<typename std::iterator_traits<It>::value_type>());
 
@@ -190,12 +190,12 @@ void throw_bad_data_type(const char* op, Dtype have, Dtype want);
 void throw_not_scalar(const Shape& shape);
 }  // namespace detail
 
-template <typename T>
+template <ArrayScalar T>
 array::array(T val, Dtype dtype) : desc_(std::make_shared<ArrayDesc>(Shape{}, dtype)) {
-  init_from(&val, TypeToDtype<T>());
+  init(&val);
 }
 
-template <typename It>
+template <std::input_iterator It>
 array::array(It data, Shape shape, Dtype dtype)
     : desc_(std::make_shared<ArrayDesc>(std::move(shape), dtype)) {
   init(data);
@@ -219,15 +219,16 @@ array::array(std::initializer_list<T> data, Shape shape, Dtype dtype)
 
 template <typename It>
 void array::init(It begin) {
+  // Stage in the storage type of the C++ type's Dtype (double becomes float,
+  // bool a byte), then convert to the array's dtype.
   using T = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
-  std::vector<T> staged(begin, begin + static_cast<std::ptrdiff_t>(size()));
-  if constexpr (std::is_same_v<T, bool>) {
-    // std::vector<bool> packs bits; go through a byte array.
-    std::vector<uint8_t> bytes(staged.begin(), staged.end());
-    init_from(bytes.data(), bool_);
-  } else {
-    init_from(staged.data(), TypeToDtype<T>());
-  }
+  constexpr Dtype staged_type = TypeToDtype<T>();
+  using S = std::conditional_t<std::is_same_v<T, bool>, uint8_t,
+                               typename DtypeToType<staged_type.val>::type>;
+  std::vector<S> staged(size());
+  It it = begin;
+  for (auto& v : staged) v = static_cast<S>(*it++);
+  init_from(staged.data(), staged_type);
 }
 
 template <typename T>

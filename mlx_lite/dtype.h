@@ -99,6 +99,12 @@ constexpr Dtype TypeToDtype() {
     static_assert(sizeof(U) == 0, "no mlx_lite Dtype for this C++ type");
 }
 
+// C++ types an array can be built from: arithmetic types and the 16-bit floats.
+template <typename T>
+concept ArrayScalar =
+    std::is_arithmetic_v<std::remove_cv_t<T>> || std::is_same_v<std::remove_cv_t<T>, float16_t> ||
+    std::is_same_v<std::remove_cv_t<T>, bfloat16_t>;
+
 // The C++ element type stored for each Dtype.
 template <Dtype::Val V>
 struct DtypeToType;

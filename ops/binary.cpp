@@ -13,9 +13,8 @@ namespace {
 
 // A Binary node: both inputs cast to `dtype` and broadcast to one shape
 // (broadcasts are views, so a scalar operand stays one element).
-array binary(const array& a, const array& b, BinaryOp op, Dtype dtype, Dtype out_dtype,
-             StreamOrDevice s) {
-  const char* name = binary_op_name(op);
+array binary(const char* name, const array& a, const array& b, BinaryOp op, Dtype dtype,
+             Dtype out_dtype, StreamOrDevice s) {
   Shape shape = broadcast_shapes(a.shape(), b.shape(), name);
   auto prepare = [&](const array& x) {
     array y = astype(x, dtype, s);
@@ -25,78 +24,78 @@ array binary(const array& a, const array& b, BinaryOp op, Dtype dtype, Dtype out
                {prepare(a), prepare(b)});
 }
 
-array arithmetic(const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
+array arithmetic(const char* name, const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
   Dtype t = promote_types(a.dtype(), b.dtype());
-  return binary(a, b, op, t, t, s);
+  return binary(name, a, b, op, t, t, s);
 }
 
-array comparison(const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
-  return binary(a, b, op, promote_types(a.dtype(), b.dtype()), bool_, s);
+array comparison(const char* name, const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
+  return binary(name, a, b, op, promote_types(a.dtype(), b.dtype()), bool_, s);
 }
 
-array bitwise(const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
+array bitwise(const char* name, const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
   Dtype t = promote_types(a.dtype(), b.dtype());
   if (is_floating_point(t)) {
     throw std::invalid_argument(fmt::format("[{}] Needs integer or bool arrays, got {} and {}.",
-                                            binary_op_name(op), a.dtype(), b.dtype()));
+                                            name, a.dtype(), b.dtype()));
   }
-  return binary(a, b, op, t, t, s);
+  return binary(name, a, b, op, t, t, s);
 }
 
 }  // namespace
 
 array add(const array& a, const array& b, StreamOrDevice s) {
-  return arithmetic(a, b, BinaryOp::Add, s);
+  return arithmetic("add", a, b, BinaryOp::Add, s);
 }
 array subtract(const array& a, const array& b, StreamOrDevice s) {
-  return arithmetic(a, b, BinaryOp::Subtract, s);
+  return arithmetic("subtract", a, b, BinaryOp::Subtract, s);
 }
 array multiply(const array& a, const array& b, StreamOrDevice s) {
-  return arithmetic(a, b, BinaryOp::Multiply, s);
+  return arithmetic("multiply", a, b, BinaryOp::Multiply, s);
 }
 array divide(const array& a, const array& b, StreamOrDevice s) {
   Dtype t = promote_types(a.dtype(), b.dtype());
   if (!is_floating_point(t)) t = float32;
-  return binary(a, b, BinaryOp::Divide, t, t, s);
+  return binary("divide", a, b, BinaryOp::Divide, t, t, s);
 }
 array maximum(const array& a, const array& b, StreamOrDevice s) {
-  return arithmetic(a, b, BinaryOp::Maximum, s);
+  return arithmetic("maximum", a, b, BinaryOp::Maximum, s);
 }
 array minimum(const array& a, const array& b, StreamOrDevice s) {
-  return arithmetic(a, b, BinaryOp::Minimum, s);
+  return arithmetic("minimum", a, b, BinaryOp::Minimum, s);
 }
 array power(const array& a, const array& b, StreamOrDevice s) {
-  return arithmetic(a, b, BinaryOp::Power, s);
+  return arithmetic("power", a, b, BinaryOp::Power, s);
 }
 array equal(const array& a, const array& b, StreamOrDevice s) {
-  return comparison(a, b, BinaryOp::Equal, s);
+  return comparison("equal", a, b, BinaryOp::Equal, s);
 }
 array not_equal(const array& a, const array& b, StreamOrDevice s) {
-  return comparison(a, b, BinaryOp::NotEqual, s);
+  return comparison("not_equal", a, b, BinaryOp::NotEqual, s);
 }
 array greater(const array& a, const array& b, StreamOrDevice s) {
-  return comparison(a, b, BinaryOp::Greater, s);
+  return comparison("greater", a, b, BinaryOp::Greater, s);
 }
 array greater_equal(const array& a, const array& b, StreamOrDevice s) {
-  return comparison(a, b, BinaryOp::GreaterEqual, s);
+  return comparison("greater_equal", a, b, BinaryOp::GreaterEqual, s);
 }
 array less(const array& a, const array& b, StreamOrDevice s) {
-  return comparison(a, b, BinaryOp::Less, s);
+  return comparison("less", a, b, BinaryOp::Less, s);
 }
 array less_equal(const array& a, const array& b, StreamOrDevice s) {
-  return comparison(a, b, BinaryOp::LessEqual, s);
+  return comparison("less_equal", a, b, BinaryOp::LessEqual, s);
 }
 array logical_and(const array& a, const array& b, StreamOrDevice s) {
-  return binary(a, b, BinaryOp::LogicalAnd, bool_, bool_, s);
+  return binary("logical_and", a, b, BinaryOp::LogicalAnd, bool_, bool_, s);
 }
 array logical_or(const array& a, const array& b, StreamOrDevice s) {
-  return binary(a, b, BinaryOp::LogicalOr, bool_, bool_, s);
+  return binary("logical_or", a, b, BinaryOp::LogicalOr, bool_, bool_, s);
 }
 array bitwise_and(const array& a, const array& b, StreamOrDevice s) {
-  return bitwise(a, b, BinaryOp::BitwiseAnd, s);
+  return bitwise("bitwise_and", a, b, BinaryOp::BitwiseAnd, s);
 }
 array bitwise_or(const array& a, const array& b, StreamOrDevice s) {
-  return bitwise(a, b, BinaryOp::BitwiseOr, s);
+  return bitwise("bitwise_or", a, b, BinaryOp::BitwiseOr, s);
 }
 
 array operator+(const array& a, const array& b) {

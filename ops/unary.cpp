@@ -53,7 +53,7 @@ array round(const array& a, int decimals, StreamOrDevice s) {
   if (decimals == 0) return unary(a, UnaryOp::Round, a.dtype(), s);
   Dtype dtype = at_least_float(a.dtype());
   array scale(std::pow(10.0f, static_cast<float>(decimals)), dtype);
-  return divide(round(multiply(a, scale, s), 0, s), scale, s);
+  return astype(divide(round(multiply(a, scale, s), 0, s), scale, s), a.dtype(), s);
 }
 array round(const array& a, StreamOrDevice s) {
   return round(a, 0, s);
@@ -111,7 +111,9 @@ array astype(array a, Dtype dtype, StreamOrDevice s) {
         static_cast<int>(dtype.val), static_cast<int>(dtype.size)));
   }
   if (a.dtype() == dtype) return a;
-  return array(a.shape(), dtype, std::make_shared<AsType>(to_stream(s), dtype), {std::move(a)});
+  Shape shape = a.shape();  // read before `a` is moved into the inputs
+  return array(std::move(shape), dtype, std::make_shared<AsType>(to_stream(s), dtype),
+               {std::move(a)});
 }
 
 const char* unary_op_name(UnaryOp op) {

@@ -81,8 +81,8 @@ void for_each_offset(const Shape& shape, const std::array<const Strides*, N>& st
 // buffer, which is how slice_update, concatenate and pad write their parts.
 void copy_into(const array& src, const array& dst);
 
-// Gives `out` (same shape as `in`) a new row-contiguous buffer holding `in`'s
-// elements converted to out's dtype.
+// Gives `out` (the size of `in`, any shape) a new row-contiguous buffer
+// holding `in`'s elements in row-major order, converted to out's dtype.
 void copy_to_row_contiguous(const array& in, array& out);
 
 }  // namespace mlx_lite::cpu

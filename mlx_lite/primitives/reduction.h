@@ -1,0 +1,98 @@
+// Reductions over axes (Reduce), index reductions (ArgReduce), cumulative
+// scans (Scan), and the last-axis fast paths of softmax and logsumexp.
+#pragma once
+
+#include <vector>
+
+#include "mlx_lite/primitives.h"
+
+namespace mlx_lite {
+
+// Reduces `axes` of its input. The output holds the kept dims in order (with
+// or without size-1 placeholders for the reduced ones: the layout is the same).
+class Reduce : public UnaryPrimitive {
+ public:
+  enum ReduceType { And, Or, Sum, Prod, Min, Max };
+
+  Reduce(Stream stream, ReduceType type, std::vector<int> axes)
+      : UnaryPrimitive(stream), type_(type), axes_(std::move(axes)) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Reduce"; }
+  void print(std::ostream& os) override;
+  bool is_equivalent(const Primitive& other) const override;
+  ReduceType reduce_type() const { return type_; }
+  const std::vector<int>& axes() const { return axes_; }
+
+ private:
+  ReduceType type_;
+  std::vector<int> axes_;
+};
+
+// Index (uint32) of the first smallest / largest element along `axis`; NaN
+// counts as the extreme, as in numpy.
+class ArgReduce : public UnaryPrimitive {
+ public:
+  enum ReduceType { ArgMin, ArgMax };
+
+  ArgReduce(Stream stream, ReduceType type, int axis)
+      : UnaryPrimitive(stream), type_(type), axis_(axis) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "ArgReduce"; }
+  bool is_equivalent(const Primitive& other) const override;
+  ReduceType reduce_type() const { return type_; }
+  int axis() const { return axis_; }
+
+ private:
+  ReduceType type_;
+  int axis_;
+};
+
+// Cumulative reduction along `axis`: out[i] = op(in[0..i]) (inclusive) or
+// op(in[0..i-1]) (exclusive), from the end when `reverse`.
+class Scan : public UnaryPrimitive {
+ public:
+  enum ReduceType { Sum };
+
+  Scan(Stream stream, ReduceType type, int axis, bool reverse, bool inclusive)
+      : UnaryPrimitive(stream),
+        type_(type),
+        axis_(axis),
+        reverse_(reverse),
+        inclusive_(inclusive) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Scan"; }
+  bool is_equivalent(const Primitive& other) const override;
+  int axis() const { return axis_; }
+  bool reverse() const { return reverse_; }
+  bool inclusive() const { return inclusive_; }
+
+ private:
+  ReduceType type_;
+  int axis_;
+  bool reverse_;
+  bool inclusive_;
+};
+
+// Softmax over the last axis of a floating input (output has its dtype).
+// `precise` accumulates 16-bit inputs in float32 (the CPU always does).
+class Softmax : public UnaryPrimitive {
+ public:
+  Softmax(Stream stream, bool precise) : UnaryPrimitive(stream), precise_(precise) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "Softmax"; }
+  bool is_equivalent(const Primitive& other) const override;
+
+ private:
+  bool precise_;
+};
+
+// log(sum(exp(x))) over the last axis of a floating input, max-shifted.
+class LogSumExp : public UnaryPrimitive {
+ public:
+  using UnaryPrimitive::UnaryPrimitive;
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "LogSumExp"; }
+  bool is_equivalent(const Primitive& other) const override;
+};
+
+}  // namespace mlx_lite

@@ -1,0 +1,268 @@
+// Graph ops of the reduction family. Reduce, ArgReduce and Scan are
+// primitives; mean, var, logsumexp and softmax compose other ops as MLX does,
+// with the Softmax / LogSumExp primitives as MLX's fast path for the last axis.
+#include "ops/reduction.h"
+
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "mlx_lite/primitives/reduction.h"
+#include "mlx_lite/utils.h"
+#include "ops/binary.h"
+#include "ops/shape.h"
+#include "ops/ternary.h"
+#include "ops/unary.h"
+
+namespace mlx_lite {
+
+// Primitive identity (used by compile and caches).
+bool Reduce::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const Reduce*>(&other);
+  return o && o->type_ == type_ && o->axes_ == axes_;
+}
+void Reduce::print(std::ostream& os) {
+  static const char* names[] = {"And", "Or", "Sum", "Prod", "Min", "Max"};
+  os << "Reduce" << names[type_];
+}
+bool ArgReduce::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const ArgReduce*>(&other);
+  return o && o->type_ == type_ && o->axis_ == axis_;
+}
+bool Scan::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const Scan*>(&other);
+  return o && o->type_ == type_ && o->axis_ == axis_ && o->reverse_ == reverse_ &&
+         o->inclusive_ == inclusive_;
+}
+bool Softmax::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const Softmax*>(&other);
+  return o && o->precise_ == precise_;
+}
+bool LogSumExp::is_equivalent(const Primitive& other) const {
+  return dynamic_cast<const LogSumExp*>(&other) != nullptr;
+}
+
+namespace {
+
+std::vector<int> all_axes(const array& a) {
+  std::vector<int> axes(a.ndim());
+  std::iota(axes.begin(), axes.end(), 0);
+  return axes;
+}
+
+Dtype at_least_float(Dtype t) {
+  return is_floating_point(t) ? t : float32;
+}
+
+// sum and prod: small integers and bool widen to 32 bits, as in MLX.
+Dtype sum_type(Dtype t) {
+  if (t == bool_) return int32;
+  if (t == uint8) return uint32;
+  return t;
+}
+
+// Shape after reducing (normalized) `axes`.
+Shape reduced_shape(const Shape& shape, const std::vector<int>& axes, bool keepdims) {
+  Shape out;
+  for (int i = 0; i < static_cast<int>(shape.size()); ++i) {
+    bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
+    if (!reduced) {
+      out.push_back(shape[i]);
+    } else if (keepdims) {
+      out.push_back(1);
+    }
+  }
+  return out;
+}
+
+array reduce(const array& a, const std::vector<int>& axes_in, bool keepdims,
+             Reduce::ReduceType type, Dtype out_type, const char* op, StreamOrDevice s) {
+  auto axes = normalize_axes(axes_in, a.ndim(), op);
+  std::sort(axes.begin(), axes.end());
+  if (type == Reduce::Min || type == Reduce::Max) {
+    for (int ax : axes) {
+      if (a.shape(ax) == 0) {
+        throw std::invalid_argument(
+            fmt::format("[{}] Cannot reduce over axis {} of size 0 (array shape {}): the {} of "
+                        "no elements is undefined.",
+                        op, ax, shape_string(a.shape()), op));
+      }
+    }
+  }
+  return array(reduced_shape(a.shape(), axes, keepdims), out_type,
+               std::make_shared<Reduce>(to_stream(s), type, axes), {a});
+}
+
+// Number of elements the (normalized) axes cover.
+double count(const array& a, const std::vector<int>& axes) {
+  double n = 1;
+  for (int ax : axes) n *= a.shape(ax);
+  return n;
+}
+
+}  // namespace
+
+// The four overloads each reduction shares: all axes (with or without
+// keepdims), a list of axes, one axis.
+#define MLX_LITE_REDUCTION_OVERLOADS(NAME)                                \
+  array NAME(const array& a, bool keepdims, StreamOrDevice s) {           \
+    return NAME(a, all_axes(a), keepdims, s);                             \
+  }                                                                       \
+  array NAME(const array& a, StreamOrDevice s) {                          \
+    return NAME(a, false, s);                                             \
+  }                                                                       \
+  array NAME(const array& a, int axis, bool keepdims, StreamOrDevice s) { \
+    return NAME(a, std::vector<int>{axis}, keepdims, s);                  \
+  }
+
+array sum(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
+  return reduce(a, axes, keepdims, Reduce::Sum, sum_type(a.dtype()), "sum", s);
+}
+array prod(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
+  return reduce(a, axes, keepdims, Reduce::Prod, sum_type(a.dtype()), "prod", s);
+}
+array max(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
+  return reduce(a, axes, keepdims, Reduce::Max, a.dtype(), "max", s);
+}
+array min(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
+  return reduce(a, axes, keepdims, Reduce::Min, a.dtype(), "min", s);
+}
+array all(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
+  return reduce(a, axes, keepdims, Reduce::And, bool_, "all", s);
+}
+array any(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
+  return reduce(a, axes, keepdims, Reduce::Or, bool_, "any", s);
+}
+
+array mean(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
+  auto n = count(a, normalize_axes(axes, a.ndim(), "mean"));
+  // A float, not a double: array(double, dtype) would read the double as float bits.
+  return multiply(sum(a, axes, keepdims, s),
+                  array(static_cast<float>(1.0 / n), at_least_float(a.dtype())), s);
+}
+
+array logsumexp(const array& a, const std::vector<int>& axes_in, bool keepdims, StreamOrDevice s) {
+  if (a.size() == 0) {
+    throw std::invalid_argument(fmt::format(
+        "[logsumexp] Received an empty array of shape {}; expected at least one element.",
+        shape_string(a.shape())));
+  }
+  auto axes = normalize_axes(axes_in, a.ndim(), "logsumexp");
+  auto out_type = at_least_float(a.dtype());
+  auto in = a.dtype() == out_type ? a : astype(a, out_type, s);
+  if (axes.size() == 1 && axes[0] == a.ndim() - 1) {
+    return array(reduced_shape(a.shape(), axes, keepdims), out_type,
+                 std::make_shared<LogSumExp>(to_stream(s)), {in});
+  }
+  // Shift by the max so exp cannot overflow; an infinite max (a row of -inf,
+  // or a +inf) shifts by 0 instead, so -inf - -inf never makes a NaN.
+  auto m = max(in, axes, true, s);
+  auto inf = array(std::numeric_limits<float>::infinity(), out_type);
+  m = where(less(abs(m, s), inf, s), m, array(0.0f, out_type), s);
+  auto out = log(sum(exp(subtract(in, m, s), s), axes, keepdims, s), s);
+  return add(out, keepdims ? m : squeeze(m, axes, s), s);
+}
+
+MLX_LITE_REDUCTION_OVERLOADS(sum)
+MLX_LITE_REDUCTION_OVERLOADS(prod)
+MLX_LITE_REDUCTION_OVERLOADS(max)
+MLX_LITE_REDUCTION_OVERLOADS(min)
+MLX_LITE_REDUCTION_OVERLOADS(all)
+MLX_LITE_REDUCTION_OVERLOADS(any)
+MLX_LITE_REDUCTION_OVERLOADS(mean)
+MLX_LITE_REDUCTION_OVERLOADS(logsumexp)
+#undef MLX_LITE_REDUCTION_OVERLOADS
+
+array var(const array& a, const std::vector<int>& axes, bool keepdims, int ddof, StreamOrDevice s) {
+  auto n = count(a, normalize_axes(axes, a.ndim(), "var"));
+  auto mu = mean(a, axes, true, s);
+  auto v = mean(square(subtract(a, mu, s), s), axes, keepdims, s);
+  if (ddof != 0) {
+    // n / (n - ddof); inf (so a NaN or inf variance) when ddof >= n, as numpy.
+    double factor = n / std::max(n - ddof, 0.0);
+    v = multiply(v, array(static_cast<float>(factor), at_least_float(a.dtype())), s);
+  }
+  return v;
+}
+array var(const array& a, bool keepdims, int ddof, StreamOrDevice s) {
+  return var(a, all_axes(a), keepdims, ddof, s);
+}
+array var(const array& a, StreamOrDevice s) {
+  return var(a, false, 0, s);
+}
+array var(const array& a, int axis, bool keepdims, int ddof, StreamOrDevice s) {
+  return var(a, std::vector<int>{axis}, keepdims, ddof, s);
+}
+
+namespace {
+
+array arg_reduce(const array& a, int axis_in, bool keepdims, ArgReduce::ReduceType type,
+                 const char* op, StreamOrDevice s) {
+  int axis = normalize_axis(axis_in, a.ndim(), op);
+  if (a.shape(axis) == 0) {
+    throw std::invalid_argument(
+        fmt::format("[{}] Cannot reduce over axis {} of size 0 (array shape {}).", op, axis_in,
+                    shape_string(a.shape())));
+  }
+  return array(reduced_shape(a.shape(), {axis}, keepdims), uint32,
+               std::make_shared<ArgReduce>(to_stream(s), type, axis), {a});
+}
+
+// Over the flattened array; keepdims gives ndim size-1 dims.
+array arg_reduce_all(const array& a, bool keepdims, ArgReduce::ReduceType type, const char* op,
+                     StreamOrDevice s) {
+  auto out = arg_reduce(reshape(a, {static_cast<ShapeElem>(a.size())}, s), 0, false, type, op, s);
+  return keepdims ? reshape(out, Shape(a.ndim(), 1), s) : out;
+}
+
+}  // namespace
+
+array argmax(const array& a, int axis, bool keepdims, StreamOrDevice s) {
+  return arg_reduce(a, axis, keepdims, ArgReduce::ArgMax, "argmax", s);
+}
+array argmax(const array& a, bool keepdims, StreamOrDevice s) {
+  return arg_reduce_all(a, keepdims, ArgReduce::ArgMax, "argmax", s);
+}
+array argmax(const array& a, StreamOrDevice s) {
+  return argmax(a, false, s);
+}
+array argmin(const array& a, int axis, bool keepdims, StreamOrDevice s) {
+  return arg_reduce(a, axis, keepdims, ArgReduce::ArgMin, "argmin", s);
+}
+array argmin(const array& a, bool keepdims, StreamOrDevice s) {
+  return arg_reduce_all(a, keepdims, ArgReduce::ArgMin, "argmin", s);
+}
+array argmin(const array& a, StreamOrDevice s) {
+  return argmin(a, false, s);
+}
+
+array cumsum(const array& a, int axis_in, bool reverse, bool inclusive, StreamOrDevice s) {
+  int axis = normalize_axis(axis_in, a.ndim(), "cumsum");
+  auto out_type = a.dtype() == bool_ ? int32 : a.dtype();
+  return array(a.shape(), out_type,
+               std::make_shared<Scan>(to_stream(s), Scan::Sum, axis, reverse, inclusive), {a});
+}
+array cumsum(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
+  return cumsum(reshape(a, {static_cast<ShapeElem>(a.size())}, s), 0, reverse, inclusive, s);
+}
+
+array softmax(const array& a, const std::vector<int>& axes_in, bool precise, StreamOrDevice s) {
+  auto axes = normalize_axes(axes_in, a.ndim(), "softmax");
+  if (a.size() == 0) return a;
+  auto out_type = at_least_float(a.dtype());
+  if (axes.size() == 1 && axes[0] == a.ndim() - 1) {
+    auto in = a.dtype() == out_type ? a : astype(a, out_type, s);
+    return array(a.shape(), out_type, std::make_shared<Softmax>(to_stream(s), precise), {in});
+  }
+  auto in = astype(a, precise ? float32 : out_type, s);
+  auto ex = exp(subtract(in, max(in, axes, true, s), s), s);
+  return astype(divide(ex, sum(ex, axes, true, s), s), out_type, s);
+}
+array softmax(const array& a, int axis, bool precise, StreamOrDevice s) {
+  return softmax(a, std::vector<int>{axis}, precise, s);
+}
+array softmax(const array& a, bool precise, StreamOrDevice s) {
+  return softmax(a, all_axes(a), precise, s);
+}
+
+}  // namespace mlx_lite

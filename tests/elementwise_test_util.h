@@ -1,0 +1,168 @@
+// Helpers shared by the elementwise test suites (unary, binary, ternary):
+// building arrays and strided views of known values without any op under
+// test, reading them back through their strides, and comparing with a
+// double-precision reference at a tolerance that fits the dtype.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mlx_lite/mlx_lite.h"
+
+namespace elementwise_test {
+
+using namespace mlx_lite;
+
+// A value as the dtype stores it (rounded to float16, truncated to int, ...).
+inline double stored(double v, Dtype dt) {
+  return dispatch_dtype(dt, [&]<typename T>() {
+    T t = static_cast<T>(static_cast<compute_type_t<T>>(v));
+    return static_cast<double>(static_cast<compute_type_t<T>>(t));
+  });
+}
+
+// A row-contiguous array of `shape` holding `vals` (row-major) as `dt`.
+inline array make_array(const std::vector<double>& vals, Shape shape, Dtype dt) {
+  return dispatch_dtype(dt, [&]<typename T>() {
+    std::vector<T> typed;
+    typed.reserve(vals.size());
+    for (double v : vals) typed.push_back(static_cast<T>(static_cast<compute_type_t<T>>(v)));
+    return array(typed.begin(), std::move(shape), dt);
+  });
+}
+
+// A view of `base`'s buffer with the given shape, strides and element offset,
+// made directly (no shape op involved).
+inline array strided_view(array base, Shape shape, Strides strides, int64_t offset) {
+  base.eval();
+  array view(std::move(shape), base.dtype(), nullptr, {});
+  view.copy_shared_buffer(base, strides, base.offset() + offset);
+  return view;
+}
+
+// The elements of `a` in row-major order, read through a's own strides.
+inline std::vector<double> values(array a) {
+  a.eval();
+  std::vector<double> out;
+  out.reserve(a.size());
+  dispatch_dtype(a.dtype(), [&]<typename T>() {
+    const T* p = static_cast<const T*>(a.raw_data());
+    const int nd = a.ndim();
+    std::vector<int> idx(nd, 0);
+    for (size_t e = 0; e < a.size(); ++e) {
+      int64_t loc = 0;
+      for (int d = 0; d < nd; ++d) loc += idx[d] * a.strides()[d];
+      out.push_back(static_cast<double>(static_cast<compute_type_t<T>>(p[loc])));
+      for (int d = nd - 1; d >= 0; --d) {
+        if (++idx[d] < a.shape()[d]) break;
+        idx[d] = 0;
+      }
+    }
+  });
+  return out;
+}
+
+// Relative tolerance of a dtype (0 for exact types).
+inline double tolerance(Dtype dt) {
+  if (dt == float32) return 1e-6;
+  if (dt == float16) return 1e-3;
+  if (dt == bfloat16) return 1e-2;
+  return 0.0;
+}
+
+// Whether `got` matches `want` to tolerance `tol` relative to max(|want|, 1);
+// NaN matches NaN and infinities must match exactly.
+inline bool close(double got, double want, double tol) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want) || std::isinf(got)) return got == want;
+  return std::fabs(got - want) <= tol * std::max(std::fabs(want), 1.0);
+}
+
+// Checks every element of `out` against `want`, reporting the first few misses.
+inline void expect_values(const array& out, const std::vector<double>& want, double tol,
+                          const std::string& what) {
+  auto got = values(out);
+  ASSERT_EQ(got.size(), want.size()) << what;
+  int misses = 0;
+  for (size_t i = 0; i < want.size() && misses < 5; ++i) {
+    if (!close(got[i], want[i], tol)) {
+      ADD_FAILURE() << what << ": element " << i << " is " << got[i] << ", expected " << want[i]
+                    << " (tolerance " << tol << ")";
+      ++misses;
+    }
+  }
+}
+
+// One input layout: the array (maybe a view) and its logical row-major values.
+struct Layout {
+  std::string name;
+  array a;
+  std::vector<double> vals;
+};
+
+// The same logical (r, c) array of dtype dt, values gen(flat index), in several
+// layouts: row-contiguous, transposed, negative steps on both axes (with an
+// offset), and broadcast along each axis with stride 0 (whose values repeat).
+inline std::vector<Layout> layouts(Dtype dt, int r, int c, const std::function<double(int)>& gen) {
+  std::vector<Layout> out;
+  const int n = r * c;
+  std::vector<double> logical(n);
+  for (int i = 0; i < n; ++i) logical[i] = stored(gen(i), dt);
+
+  out.push_back({"contiguous", make_array(logical, {r, c}, dt), logical});
+
+  std::vector<double> t(n);  // buffer of shape (c, r) holding the transpose
+  for (int i = 0; i < r; ++i)
+    for (int j = 0; j < c; ++j) t[j * r + i] = logical[i * c + j];
+  out.push_back(
+      {"transposed", strided_view(make_array(t, {c, r}, dt), {r, c}, {1, r}, 0), logical});
+
+  // Buffer of shape (r, 2c): element (i, j) at row r-1-i, column 2c-1-2j.
+  std::vector<double> rev(2 * n, logical[0]);
+  for (int i = 0; i < r; ++i)
+    for (int j = 0; j < c; ++j) rev[(r - 1 - i) * 2 * c + (2 * c - 1 - 2 * j)] = logical[i * c + j];
+  out.push_back({"negative_step",
+                 strided_view(make_array(rev, {r, 2 * c}, dt), {r, c}, {-2 * c, -2},
+                              static_cast<int64_t>(r - 1) * 2 * c + 2 * c - 1),
+                 logical});
+
+  std::vector<double> row(logical.begin(), logical.begin() + c), rows(n);
+  for (int i = 0; i < n; ++i) rows[i] = row[i % c];
+  out.push_back(
+      {"broadcast_rows", strided_view(make_array(row, {c}, dt), {r, c}, {0, 1}, 0), rows});
+
+  std::vector<double> col(r), cols(n);
+  for (int i = 0; i < r; ++i) col[i] = logical[i * c];
+  for (int i = 0; i < n; ++i) cols[i] = col[i / c];
+  out.push_back(
+      {"broadcast_cols", strided_view(make_array(col, {r}, dt), {r, c}, {1, 0}, 0), cols});
+  return out;
+}
+
+// The logical shapes every elementwise op is tried on: sizes 1, 7, 21, 1003.
+inline const std::vector<std::pair<int, int>>& test_shapes() {
+  static const std::vector<std::pair<int, int>> shapes = {{1, 1}, {1, 7}, {7, 3}, {17, 59}};
+  return shapes;
+}
+
+// "float16 transposed (17,59)", for failure messages.
+inline std::string describe(Dtype dt, const std::string& layout, int r, int c) {
+  return std::string(dtype_name(dt)) + " " + layout + " (" + std::to_string(r) + "," +
+         std::to_string(c) + ")";
+}
+
+// The message of the std::invalid_argument that f throws ("" if none).
+inline std::string error_message(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace elementwise_test

@@ -1,0 +1,158 @@
+// Lazy evaluation: ops record, eval computes each node once, iteratively,
+// and frees intermediates as it goes.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "backend/cpu/strided.h"
+#include "mlx_lite/mlx_lite.h"
+#include "mlx_lite/primitives.h"
+
+using namespace mlx_lite;
+
+namespace {
+
+// Adds one and counts how often it runs: an independent view of what eval does.
+class CountingAddOne : public UnaryPrimitive {
+ public:
+  explicit CountingAddOne(std::atomic<int>* runs) : UnaryPrimitive(to_stream({})), runs_(runs) {}
+  void eval_cpu(const std::vector<array>& inputs, array& out) override {
+    ++*runs_;
+    cpu::allocate(out);
+    const float* in = inputs[0].data<float>();
+    float* o = out.data<float>();
+    for (size_t i = 0; i < out.size(); ++i) o[i] = in[i] + 1.0f;
+  }
+  const char* name() const override { return "CountingAddOne"; }
+
+ private:
+  std::atomic<int>* runs_;
+};
+
+array counting_add_one(const array& a, std::atomic<int>* runs) {
+  return array(a.shape(), float32, std::make_shared<CountingAddOne>(runs), {a});
+}
+
+}  // namespace
+
+TEST(Eval, OpsAreLazyUntilEval) {
+  std::atomic<int> runs{0};
+  array x({1.0f, 2.0f});
+  array y = counting_add_one(x, &runs);
+  EXPECT_FALSE(y.is_available());
+  EXPECT_TRUE(y.has_primitive());
+  EXPECT_EQ(runs, 0);
+  eval(y);
+  EXPECT_EQ(runs, 1);
+  EXPECT_TRUE(y.is_available());
+  EXPECT_FALSE(y.has_primitive());  // detached: the recipe and inputs are gone
+  EXPECT_TRUE(y.inputs().empty());
+  EXPECT_EQ(y.data<float>()[1], 3.0f);
+  eval(y);  // already evaluated: nothing runs
+  EXPECT_EQ(runs, 1);
+}
+
+TEST(Eval, SharedSubgraphRunsOnce) {
+  std::atomic<int> runs{0};
+  array x({1.0f});
+  array shared = counting_add_one(counting_add_one(x, &runs), &runs);
+  array left = counting_add_one(shared, &runs);
+  array right = counting_add_one(shared, &runs);
+  eval({left, right, add(left, right)});
+  EXPECT_EQ(runs, 4);
+  EXPECT_EQ(add(left, right).item<float>(), 8.0f);
+}
+
+TEST(Eval, ItemAndDataEvaluate) {
+  array a = add(array({1, 2, 3}), array(10));
+  EXPECT_FALSE(a.is_available());
+  EXPECT_EQ(a.data<int32_t>()[2], 13);
+  EXPECT_EQ(sum(a).item<int>(), 36);
+}
+
+TEST(Eval, LongChainEvaluatesWithoutRecursion) {
+  array a = zeros({4});
+  for (int i = 0; i < 100000; ++i) a = a + 1.0f;
+  EXPECT_EQ(a.data<float>()[3], 100000.0f);
+}
+
+TEST(Eval, UnevaluatedLongChainIsDestroyedWithoutRecursion) {
+  array a = zeros({4});
+  for (int i = 0; i < 100000; ++i) a = a + 1.0f;
+  a = array(0.0f);  // drops the whole recipe; must not overflow the stack
+  SUCCEED();
+}
+
+TEST(Eval, PeakMemoryOfLongChainStaysBounded) {
+  constexpr size_t kElements = 1 << 16;  // 256 KiB per float32 buffer
+  constexpr size_t kBytes = kElements * sizeof(float);
+  array a = zeros({static_cast<int>(kElements)});
+  eval(a);
+  size_t before = get_active_memory();
+  reset_peak_memory();
+  for (int i = 0; i < 200; ++i) a = exp(a * 0.5f);
+  eval(a);
+  // 400 intermediates of kBytes each were computed; a handful may be alive at
+  // once (the node, its input and the scalar operands), never the chain.
+  EXPECT_LT(get_peak_memory() - before, 4 * kBytes);
+  EXPECT_LE(get_active_memory() - before, kBytes + 4096);
+}
+
+TEST(Eval, IntermediatesAreFreedWhenUnreferenced) {
+  size_t before = get_active_memory();
+  {
+    array a = ones({1024});
+    array b = a * 2.0f;
+    array c = b + 1.0f;
+    eval(c);
+    EXPECT_EQ(c.data<float>()[0], 3.0f);
+  }
+  EXPECT_EQ(get_active_memory(), before);
+}
+
+TEST(Eval, MultiOutputPrimitiveFillsSiblings) {
+  array a = arange(12);
+  auto parts = split(a, 3);
+  ASSERT_EQ(parts.size(), 3u);
+  eval(parts[1]);
+  EXPECT_EQ(parts[1].data<int32_t>()[0], 4);
+  EXPECT_EQ(parts[2].data<int32_t>()[3], 11);
+}
+
+TEST(Eval, AsyncEvalThenRead) {
+  array a = arange(5) * 2;
+  async_eval({a});
+  EXPECT_EQ(a.data<int32_t>()[4], 8);
+}
+
+TEST(Eval, MemoryLimitGivesExceptionAndRecovers) {
+  size_t old = set_memory_limit(get_active_memory() + (1 << 20));
+  array big = ones({1 << 20}) + 1.0f;  // 4 MiB: over the limit
+  try {
+    eval(big);
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("4194304"), std::string::npos) << e.what();
+  }
+  set_memory_limit(old);
+  EXPECT_EQ(sum(big).item<float>(), float(2 << 20));  // the same graph evaluates afterwards
+}
+
+TEST(Device, DefaultsAndStreams) {
+  EXPECT_EQ(default_device(), Device(Device::cpu));
+  Stream s = to_stream({});
+  EXPECT_EQ(s.device, default_device());
+  EXPECT_EQ(to_stream(Device(Device::cpu)), default_stream(Device::cpu));
+  Stream mine = new_stream(Device::cpu);
+  EXPECT_EQ(to_stream(mine), mine);
+  EXPECT_EQ(add(array({1, 2}), array(1), mine).data<int32_t>()[1], 3);
+}
+
+TEST(Device, GpuFallsBackToCpuUntilTheVulkanBackendLands) {
+  Device old = default_device();
+  set_default_device(Device::gpu);
+  array a = add(array({1.0f, 2.0f}), array(1.0f));
+  EXPECT_EQ(a.primitive().device(), Device(Device::gpu));
+  EXPECT_EQ(a.data<float>()[1], 3.0f);
+  set_default_device(old);
+}
