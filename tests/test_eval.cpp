@@ -156,3 +156,30 @@ TEST(Device, GpuFallsBackToCpuUntilTheVulkanBackendLands) {
   EXPECT_EQ(a.data<float>()[1], 3.0f);
   set_default_device(old);
 }
+
+TEST(Memory, FreedBuffersAreCachedAndReused) {
+  clear_cache();
+  size_t active = get_active_memory();
+  {
+    array a = arange(1 << 18) + 1;
+    eval(a);
+  }  // 1 MiB, then freed into the cache
+  EXPECT_EQ(get_active_memory(), active);
+  EXPECT_GE(get_cache_memory(), size_t{1} << 20);
+  size_t cached = get_cache_memory();
+  {
+    array b = arange(1 << 18) * 3;  // same size: served from the cache
+    eval(b);
+    EXPECT_EQ(get_cache_memory(), cached - (size_t{1} << 20));
+    EXPECT_EQ(b.data<int32_t>()[5], 15);
+  }
+  clear_cache();
+  EXPECT_EQ(get_cache_memory(), 0u);
+  size_t old = set_cache_limit(0);  // no caching at all
+  {
+    array c = arange(1 << 18) + 1;
+    eval(c);
+  }
+  EXPECT_EQ(get_cache_memory(), 0u);
+  set_cache_limit(old);
+}

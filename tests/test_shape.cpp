@@ -36,7 +36,6 @@ std::vector<double> values(array a) {
 array make(const Shape& shape, Dtype dtype, int seed = 0) {
   int64_t n = 1;
   for (auto d : shape) n *= d;
-  // float, not double: array's iterator constructor stores doubles wrongly.
   std::vector<float> v(n);
   for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7 + seed) % 101);
   return array(v.begin(), shape, dtype);
