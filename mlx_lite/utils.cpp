@@ -65,6 +65,40 @@ std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, const ch
   return out;
 }
 
+Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const Shape& strides,
+                      const char* op) {
+  const size_t nd = shape.size();
+  if (start.size() != nd || stop.size() != nd || strides.size() != nd) {
+    throw std::invalid_argument(fmt::format(
+        "[{}] Got {} starts, {} stops and {} strides for an array of shape {}; expected {} of "
+        "each.",
+        op, start.size(), stop.size(), strides.size(), shape_string(shape), nd));
+  }
+  Shape extent(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    const int64_t n = shape[i], step = strides[i];
+    if (step == 0) {
+      throw std::invalid_argument(
+          fmt::format("[{}] Stride of axis {} is 0; strides must be nonzero.", op, i));
+    }
+    int64_t lo = start[i] < 0 ? start[i] + n : start[i];
+    int64_t hi = stop[i] < 0 ? stop[i] + n : stop[i];
+    int64_t len;
+    if (step > 0) {
+      lo = std::clamp<int64_t>(lo, 0, n);
+      hi = std::clamp<int64_t>(hi, 0, n);
+      len = hi > lo ? (hi - lo + step - 1) / step : 0;
+    } else {
+      lo = std::clamp<int64_t>(lo, -1, n - 1);
+      hi = std::clamp<int64_t>(hi, -1, n - 1);
+      len = lo > hi ? (lo - hi - step - 1) / -step : 0;
+    }
+    start[i] = static_cast<ShapeElem>(len > 0 ? lo : 0);
+    extent[i] = static_cast<ShapeElem>(len);
+  }
+  return extent;
+}
+
 std::string shape_string(const Shape& shape) {
   if (shape.size() == 1) return fmt::format("({},)", shape[0]);
   return fmt::format("({})", fmt::join(shape, ","));

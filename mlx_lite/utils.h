@@ -27,6 +27,13 @@ int normalize_axis(int axis, int ndim, const char* op);
 // Each axis normalized; throws on an axis out of range or given twice.
 std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, const char* op);
 
+// Python's slicing rules applied to each axis of `shape`: negative bounds
+// count from the end, bounds clamp to what a step in that direction can reach.
+// Rewrites `start` to the first index taken (0 for an empty axis) and returns
+// the extent of each axis. Throws naming `op` on a count mismatch or a 0 step.
+Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const Shape& strides,
+                      const char* op);
+
 // "(2,3,4)", the way messages print shapes.
 std::string shape_string(const Shape& shape);
 

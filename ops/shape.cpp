@@ -336,36 +336,8 @@ array repeat(const array& arr, int repeats, StreamOrDevice s) {
 array slice_update(const array& src, const array& update, Shape start, Shape stop, Shape strides,
                    StreamOrDevice s) {
   const int nd = src.ndim();
-  if (static_cast<int>(start.size()) != nd || static_cast<int>(stop.size()) != nd ||
-      static_cast<int>(strides.size()) != nd) {
-    throw std::invalid_argument(fmt::format(
-        "[slice_update] Got {} starts, {} stops and {} strides for src of shape {}; expected {} "
-        "of each.",
-        start.size(), stop.size(), strides.size(), shape_string(src.shape()), nd));
-  }
-  // The region slice() would view: Python's rules for bounds and steps.
-  Shape region(nd);
-  for (int i = 0; i < nd; ++i) {
-    const int64_t n = src.shape(i), step = strides[i];
-    if (step == 0) {
-      throw std::invalid_argument(
-          fmt::format("[slice_update] Stride of axis {} is 0; strides must be nonzero.", i));
-    }
-    int64_t lo = start[i] < 0 ? start[i] + n : start[i];
-    int64_t hi = stop[i] < 0 ? stop[i] + n : stop[i];
-    int64_t len;
-    if (step > 0) {
-      lo = std::clamp<int64_t>(lo, 0, n);
-      hi = std::clamp<int64_t>(hi, 0, n);
-      len = hi > lo ? (hi - lo + step - 1) / step : 0;
-    } else {
-      lo = std::clamp<int64_t>(lo, -1, n - 1);
-      hi = std::clamp<int64_t>(hi, -1, n - 1);
-      len = lo > hi ? (lo - hi - step - 1) / -step : 0;
-    }
-    start[i] = static_cast<ShapeElem>(len > 0 ? lo : 0);
-    region[i] = static_cast<ShapeElem>(len);
-  }
+  // The region slice() would view.
+  Shape region = normalize_slice(src.shape(), start, stop, strides, "slice_update");
   bool fits = update.ndim() <= nd;
   for (int i = 1; fits && i <= update.ndim(); ++i) {
     const int u = update.shape(-i), r = region[nd - i];

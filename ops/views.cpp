@@ -87,38 +87,7 @@ std::vector<array> broadcast_arrays(const std::vector<array>& inputs, StreamOrDe
 }
 
 array slice(const array& a, Shape start, Shape stop, Shape strides, StreamOrDevice s) {
-  const int nd = a.ndim();
-  if (static_cast<int>(start.size()) != nd || static_cast<int>(stop.size()) != nd ||
-      static_cast<int>(strides.size()) != nd) {
-    throw std::invalid_argument(fmt::format(
-        "[slice] Got {} starts, {} stops and {} strides for an array of shape {}; expected {} "
-        "of each.",
-        start.size(), stop.size(), strides.size(), shape_string(a.shape()), nd));
-  }
-  Shape shape(nd);
-  for (int i = 0; i < nd; ++i) {
-    const int64_t n = a.shape(i), step = strides[i];
-    if (step == 0) {
-      throw std::invalid_argument(
-          fmt::format("[slice] Stride of axis {} is 0; strides must be nonzero.", i));
-    }
-    // Python's rules: negative bounds count from the end, then clamp to the
-    // range a step in this direction can reach.
-    int64_t lo = start[i] < 0 ? start[i] + n : start[i];
-    int64_t hi = stop[i] < 0 ? stop[i] + n : stop[i];
-    int64_t len;
-    if (step > 0) {
-      lo = std::clamp<int64_t>(lo, 0, n);
-      hi = std::clamp<int64_t>(hi, 0, n);
-      len = hi > lo ? (hi - lo + step - 1) / step : 0;
-    } else {
-      lo = std::clamp<int64_t>(lo, -1, n - 1);
-      hi = std::clamp<int64_t>(hi, -1, n - 1);
-      len = lo > hi ? (lo - hi - step - 1) / -step : 0;
-    }
-    start[i] = static_cast<ShapeElem>(len > 0 ? lo : 0);
-    shape[i] = static_cast<ShapeElem>(len);
-  }
+  Shape shape = normalize_slice(a.shape(), start, stop, strides, "slice");
   if (shape == a.shape() &&
       std::all_of(strides.begin(), strides.end(), [](auto x) { return x == 1; })) {
     return a;
