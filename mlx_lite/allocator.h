@@ -1,8 +1,12 @@
-// Memory for array data. The CPU allocator tracks active and peak bytes and
-// enforces the memory limit; the Vulkan backend brings its own allocator.
+// Memory for array data. One allocator serves the whole process: Vulkan
+// host-visible memory when GPU work is possible (so CPU and GPU kernels share
+// buffers, as on unified-memory machines), else plain host memory. Both cache
+// freed blocks and keep the accounting behind the memory API (memory.h).
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <mutex>
 
 namespace mlx_lite::allocator {
 
@@ -24,9 +28,52 @@ class Allocator {
   virtual Buffer malloc(size_t size) = 0;
   virtual void free(Buffer buffer) = 0;
   virtual size_t size(Buffer buffer) const = 0;
+  virtual void* raw_ptr(Buffer buffer) = 0;
 };
 
-Allocator& allocator();
+// Caching and accounting over blocks that a backend provides. A block is an
+// opaque handle; freed blocks are kept (up to the cache limit) and handed out
+// again for requests up to 2x smaller, so a steady state of same-sized arrays
+// allocates nothing from the system or the driver.
+class CachingAllocator : public Allocator {
+ public:
+  Buffer malloc(size_t size) final;
+  void free(Buffer buffer) final;
+  size_t size(Buffer buffer) const final { return block_capacity(buffer.ptr()); }
+
+  size_t active_memory();
+  size_t peak_memory();
+  void reset_peak_memory();
+  size_t cache_memory();
+  size_t set_memory_limit(size_t limit);
+  size_t memory_limit();
+  size_t set_cache_limit(size_t limit);
+  void clear_cache();
+
+ protected:
+  // A new block of exactly `capacity` bytes, or nullptr when out of memory.
+  virtual void* allocate_block(size_t capacity) = 0;
+  virtual void release_block(void* block) = 0;
+  virtual size_t block_capacity(const void* block) const = 0;
+
+ private:
+  void* take_cached(size_t capacity);
+  void release_cache(size_t keep);
+
+  std::mutex mutex_;
+  std::multimap<size_t, void*> cache_;  // capacity -> block
+  size_t active_ = 0;
+  size_t peak_ = 0;
+  size_t cached_ = 0;
+  size_t limit_;
+  size_t cache_limit_;
+
+ public:
+  CachingAllocator();
+};
+
+// The process's allocator (chosen on first use).
+CachingAllocator& allocator();
 
 // Allocates `size` bytes; throws std::runtime_error naming the size when the
 // memory limit or the system refuses it.

@@ -7,14 +7,32 @@
 #include <string>
 #include <vector>
 
+#include "backend/gpu_backend.h"
+
 namespace mlx_lite {
 
 namespace {
 
+void require_gpu() {
+  if (gpu_backend::is_active()) return;
+  const char* env = std::getenv("MLX_LITE_DEVICE");
+  if (env != nullptr && std::strcmp(env, "cpu") == 0) {
+    throw std::runtime_error("[gpu] The GPU was asked for, but MLX_LITE_DEVICE=cpu disables it.");
+  }
+  throw std::runtime_error(
+      "[gpu] The GPU was asked for, but no Vulkan device can be used (install a Vulkan driver, "
+      "e.g. Debian's mesa-vulkan-drivers for lavapipe); Device::cpu keeps working.");
+}
+
+// gpu whenever a Vulkan device can be used, unless MLX_LITE_DEVICE says.
 Device initial_device() {
   const char* env = std::getenv("MLX_LITE_DEVICE");
-  if (env == nullptr || std::strcmp(env, "cpu") == 0) return Device::cpu;
-  if (std::strcmp(env, "gpu") == 0) return Device::gpu;
+  if (env == nullptr) return gpu_backend::is_active() ? Device::gpu : Device::cpu;
+  if (std::strcmp(env, "cpu") == 0) return Device::cpu;
+  if (std::strcmp(env, "gpu") == 0) {
+    require_gpu();
+    return Device::gpu;
+  }
   throw std::invalid_argument(std::string("MLX_LITE_DEVICE must be 'cpu' or 'gpu', got '") + env +
                               "'");
 }
@@ -75,14 +93,24 @@ Stream new_stream(Device d) {
 }
 
 Stream to_stream(StreamOrDevice s) {
-  if (auto* stream = std::get_if<Stream>(&s)) return *stream;
-  if (auto* device = std::get_if<Device>(&s)) return default_stream(*device);
+  if (auto* stream = std::get_if<Stream>(&s)) {
+    if (stream->device.type == Device::gpu) require_gpu();
+    return *stream;
+  }
+  if (auto* device = std::get_if<Device>(&s)) {
+    if (device->type == Device::gpu) require_gpu();
+    return default_stream(*device);
+  }
   return default_stream(default_device());
 }
 
-// The CPU backend runs each eval to completion before returning, so there is
-// never outstanding work to wait for.
-void synchronize() {}
-void synchronize(Stream) {}
+// eval waits for its GPU work, so only work recorded outside an eval (none
+// today) could be outstanding; finishing it is cheap when there is none.
+void synchronize() {
+  gpu_backend::finish();
+}
+void synchronize(Stream) {
+  gpu_backend::finish();
+}
 
 }  // namespace mlx_lite

@@ -21,12 +21,14 @@ constexpr bool operator==(const Device& a, const Device& b) {
   return a.type == b.type && a.index == b.index;
 }
 
-// The device ops use when given none. MLX_LITE_DEVICE=cpu|gpu sets it at start-up.
+// The device ops use when given none: gpu when a Vulkan device can be used,
+// else cpu. MLX_LITE_DEVICE=cpu|gpu sets it at start-up (cpu also keeps the
+// process off Vulkan entirely). Asking for gpu where there is none throws
+// std::runtime_error saying why.
 const Device& default_device();
 void set_default_device(const Device& d);
 
-// Whether work for `d` runs on its own backend (false for gpu until the Vulkan
-// backend exists: gpu work then runs on the CPU backend, with a one-time warning).
+// Whether work can run on `d`.
 bool is_available(const Device& d);
 
 struct Stream {

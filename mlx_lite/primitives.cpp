@@ -3,10 +3,20 @@
 #include <stdexcept>
 #include <string>
 
+#include "backend/gpu_backend.h"
+
 namespace mlx_lite {
 
 void Primitive::eval_gpu(const std::vector<array>& inputs, std::vector<array>& outputs) {
+  // No GPU kernel yet: wait for the inputs and run the CPU kernel on the same
+  // (host-visible) buffers.
+  gpu_backend::finish();
   eval_cpu(inputs, outputs);
+}
+
+void UnaryPrimitive::eval_gpu(const std::vector<array>& inputs, array& output) {
+  gpu_backend::finish();
+  eval_cpu(inputs, output);
 }
 
 std::vector<array> Primitive::jvp(const std::vector<array>&, const std::vector<array>&,

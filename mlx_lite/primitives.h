@@ -23,7 +23,8 @@ class Primitive {
 
   // Computes `outputs` (already shaped and typed, without data) from `inputs`.
   virtual void eval_cpu(const std::vector<array>& inputs, std::vector<array>& outputs) = 0;
-  // The GPU kernel. Until the Vulkan backend exists, GPU work runs eval_cpu.
+  // Records the GPU kernel (backend/vulkan/<family>.cpp). Primitives without
+  // one yet wait for pending GPU work and run eval_cpu on the same buffers.
   virtual void eval_gpu(const std::vector<array>& inputs, std::vector<array>& outputs);
 
   // Forward- and reverse-mode derivatives, for the inputs listed in argnums.
@@ -49,8 +50,12 @@ class UnaryPrimitive : public Primitive {
  public:
   using Primitive::Primitive;
   virtual void eval_cpu(const std::vector<array>& inputs, array& output) = 0;
+  virtual void eval_gpu(const std::vector<array>& inputs, array& output);
   void eval_cpu(const std::vector<array>& inputs, std::vector<array>& outputs) override {
     eval_cpu(inputs, outputs[0]);
+  }
+  void eval_gpu(const std::vector<array>& inputs, std::vector<array>& outputs) override {
+    eval_gpu(inputs, outputs[0]);
   }
 };
 

@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libfmt-dev libabsl-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 )
 
 missing=()

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "backend/cpu/strided.h"
+#include "mlx_lite/gpu.h"
 #include "mlx_lite/mlx_lite.h"
 #include "mlx_lite/primitives.h"
 
@@ -86,15 +87,33 @@ TEST(Eval, UnevaluatedLongChainIsDestroyedWithoutRecursion) {
 TEST(Eval, PeakMemoryOfLongChainStaysBounded) {
   constexpr size_t kElements = 1 << 16;  // 256 KiB per float32 buffer
   constexpr size_t kBytes = kElements * sizeof(float);
+  // On the CPU stream, where each node's data is freed as soon as its
+  // consumer ran (GPU work keeps buffers until its batch completes).
   array a = zeros({static_cast<int>(kElements)});
   eval(a);
   size_t before = get_active_memory();
   reset_peak_memory();
-  for (int i = 0; i < 200; ++i) a = exp(a * 0.5f);
+  for (int i = 0; i < 200; ++i) a = exp(multiply(a, array(0.5f), Device::cpu), Device::cpu);
   eval(a);
   // 400 intermediates of kBytes each were computed; a handful may be alive at
   // once (the node, its input and the scalar operands), never the chain.
   EXPECT_LT(get_peak_memory() - before, 4 * kBytes);
+  EXPECT_LE(get_active_memory() - before, kBytes + 4096);
+}
+
+TEST(Eval, PeakMemoryOfLongGpuChainIsBoundedByTheBatch) {
+  if (!gpu::is_available()) GTEST_SKIP() << "no Vulkan device";
+  constexpr size_t kElements = 1 << 16;
+  constexpr size_t kBytes = kElements * sizeof(float);
+  array a = zeros({static_cast<int>(kElements)});
+  eval(a);
+  size_t before = get_active_memory();
+  reset_peak_memory();
+  // 1,200 GPU nodes of 256 KiB: pending work is submitted in batches, so at
+  // most about one batch of intermediates is alive at a time.
+  for (int i = 0; i < 600; ++i) a = exp(multiply(a, array(0.5f), Device::gpu), Device::gpu);
+  eval(a);
+  EXPECT_LT(get_peak_memory() - before, 320 * kBytes);
   EXPECT_LE(get_active_memory() - before, kBytes + 4096);
 }
 
@@ -139,7 +158,9 @@ TEST(Eval, MemoryLimitGivesExceptionAndRecovers) {
 }
 
 TEST(Device, DefaultsAndStreams) {
-  EXPECT_EQ(default_device(), Device(Device::cpu));
+  // gpu whenever a Vulkan device can be used (lavapipe on machines without a GPU).
+  EXPECT_EQ(default_device(), Device(gpu::is_available() ? Device::gpu : Device::cpu));
+  EXPECT_TRUE(is_available(Device::cpu));
   Stream s = to_stream({});
   EXPECT_EQ(s.device, default_device());
   EXPECT_EQ(to_stream(Device(Device::cpu)), default_stream(Device::cpu));
@@ -148,13 +169,31 @@ TEST(Device, DefaultsAndStreams) {
   EXPECT_EQ(add(array({1, 2}), array(1), mine).data<int32_t>()[1], 3);
 }
 
-TEST(Device, GpuFallsBackToCpuUntilTheVulkanBackendLands) {
-  Device old = default_device();
-  set_default_device(Device::gpu);
-  array a = add(array({1.0f, 2.0f}), array(1.0f));
+TEST(Device, GpuAndCpuStreamsMixInOneGraph) {
+  if (!gpu::is_available()) GTEST_SKIP() << "no Vulkan device";
+  array a = add(array({1.0f, 2.0f, 3.0f}), array(1.0f), Device::gpu);
+  array b = multiply(a, array(2.0f), Device::cpu);  // a CPU kernel reads a GPU result
+  array c = subtract(b, a, Device::gpu);            // and a GPU kernel a CPU result
   EXPECT_EQ(a.primitive().device(), Device(Device::gpu));
-  EXPECT_EQ(a.data<float>()[1], 3.0f);
-  set_default_device(old);
+  EXPECT_EQ(b.primitive().device(), Device(Device::cpu));
+  eval(c);
+  EXPECT_EQ(c.data<float>()[2], 4.0f);
+  EXPECT_EQ(b.data<float>()[0], 4.0f);
+}
+
+TEST(Device, InfoDescribesTheVulkanDevice) {
+  if (!gpu::is_available()) GTEST_SKIP() << "no Vulkan device";
+  auto info = gpu::device_info();
+  EXPECT_FALSE(std::get<std::string>(info.at("device_name")).empty());
+  EXPECT_FALSE(std::get<std::string>(info.at("driver_name")).empty());
+  size_t subgroup = std::get<size_t>(info.at("subgroup_size"));
+  EXPECT_TRUE(subgroup == 4 || subgroup == 8 || subgroup == 16 || subgroup == 32 ||
+              subgroup == 64 || subgroup == 128)
+      << subgroup;
+  EXPECT_GT(std::get<size_t>(info.at("max_workgroup_count_x")), 0u);
+  EXPECT_GT(std::get<size_t>(info.at("max_storage_buffer_range")), 0u);
+  EXPECT_TRUE(info.count("float32_atomic_add"));
+  EXPECT_TRUE(info.count("float16"));
 }
 
 TEST(Memory, FreedBuffersAreCachedAndReused) {

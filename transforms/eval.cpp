@@ -2,10 +2,9 @@
 
 #include <absl/container/flat_hash_set.h>
 
-#include <atomic>
 #include <deque>
-#include <iostream>
 
+#include "backend/gpu_backend.h"
 #include "mlx_lite/primitives.h"
 
 namespace mlx_lite {
@@ -35,21 +34,19 @@ std::deque<array> topological_order(const std::vector<array>& outputs) {
   return tape;
 }
 
-void warn_gpu_fallback() {
-  static std::atomic<bool> warned{false};
-  if (!warned.exchange(true)) {
-    std::cerr << "[mlx_lite] warning: the Vulkan GPU backend is not built yet; "
-                 "work for Device::gpu runs on the CPU backend.\n";
-  }
-}
-
 void run(array& node) {
   auto outputs = node.outputs();
   auto& primitive = node.primitive();
-  if (primitive.device().type == Device::gpu && is_available(primitive.device())) {
+  if (primitive.device().type == Device::gpu) {
+    // Recorded, not yet run: the buffers stay alive until the GPU is done.
     primitive.eval_gpu(node.inputs(), outputs);
+    for (auto& in : node.inputs()) {
+      if (in.has_data()) gpu_backend::keep_alive(in.data_shared_ptr());
+    }
+    for (auto& out : outputs) gpu_backend::keep_alive(out.data_shared_ptr());
   } else {
-    if (primitive.device().type == Device::gpu) warn_gpu_fallback();
+    // CPU kernels read memory that recorded GPU work may still have to write.
+    if (gpu_backend::has_pending_work()) gpu_backend::finish();
     primitive.eval_cpu(node.inputs(), outputs);
   }
   for (auto& out : outputs) out.detach();
@@ -67,6 +64,7 @@ void eval(std::vector<array> outputs) {
     tape.pop_front();
     if (!node.is_available()) run(node);
   }
+  gpu_backend::finish();
 }
 
 void async_eval(std::vector<array> outputs) {

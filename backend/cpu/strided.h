@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "mlx_lite/array.h"
@@ -25,16 +26,12 @@ inline int64_t elem_to_loc(int64_t elem, const Shape& shape, const Strides& stri
   return loc;
 }
 
-// Calls f(offsets) for every element of `shape` in row-major order, where
-// offsets[k] is the element's offset in operand k (given by strides[k]).
-// Dims that are contiguous in every operand are merged first, so the inner
-// loop is as long as possible.
-template <size_t N, typename F>
-void for_each_offset(const Shape& shape, const std::array<const Strides*, N>& strides, F&& f) {
-  int64_t total = 1;
-  for (auto d : shape) total *= d;
-  if (total == 0) return;
-
+// `shape` and N operands' strides with size-1 dims dropped and neighbouring
+// dims merged where they are contiguous in every operand: the fewest dims
+// that walk the same elements in the same order.
+template <size_t N>
+std::pair<Shape, std::array<Strides, N>> collapse_dims(
+    const Shape& shape, const std::array<const Strides*, N>& strides) {
   Shape dims;
   std::array<Strides, N> st;
   for (size_t i = 0; i < shape.size(); ++i) {
@@ -51,6 +48,19 @@ void for_each_offset(const Shape& shape, const std::array<const Strides*, N>& st
       for (size_t k = 0; k < N; ++k) st[k].push_back((*strides[k])[i]);
     }
   }
+  return {std::move(dims), std::move(st)};
+}
+
+// Calls f(offsets) for every element of `shape` in row-major order, where
+// offsets[k] is the element's offset in operand k (given by strides[k]).
+// Dims contiguous in every operand are merged first (collapse_dims), so the
+// inner loop is as long as possible.
+template <size_t N, typename F>
+void for_each_offset(const Shape& shape, const std::array<const Strides*, N>& strides, F&& f) {
+  int64_t total = 1;
+  for (auto d : shape) total *= d;
+  if (total == 0) return;
+  auto [dims, st] = collapse_dims<N>(shape, strides);
   std::array<int64_t, N> base{};
   if (dims.empty()) {
     f(base);

@@ -32,6 +32,7 @@ class Binary : public UnaryPrimitive {
  public:
   Binary(Stream stream, BinaryOp op) : UnaryPrimitive(stream), op_(op) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return binary_op_name(op_); }
   bool is_equivalent(const Primitive& other) const override;
   BinaryOp op() const { return op_; }

@@ -33,6 +33,7 @@ class Unary : public UnaryPrimitive {
  public:
   Unary(Stream stream, UnaryOp op) : UnaryPrimitive(stream), op_(op) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return unary_op_name(op_); }
   bool is_equivalent(const Primitive& other) const override;
   UnaryOp op() const { return op_; }
@@ -45,6 +46,7 @@ class AsType : public UnaryPrimitive {
  public:
   AsType(Stream stream, Dtype dtype) : UnaryPrimitive(stream), dtype_(dtype) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "AsType"; }
   bool is_equivalent(const Primitive& other) const override;
   Dtype dtype() const { return dtype_; }

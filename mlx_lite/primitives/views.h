@@ -12,6 +12,7 @@ class Broadcast : public UnaryPrimitive {
  public:
   Broadcast(Stream stream, Shape shape) : UnaryPrimitive(stream), shape_(std::move(shape)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Broadcast"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -24,6 +25,7 @@ class Transpose : public UnaryPrimitive {
   Transpose(Stream stream, std::vector<int> axes)
       : UnaryPrimitive(stream), axes_(std::move(axes)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Transpose"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -36,6 +38,7 @@ class Reshape : public UnaryPrimitive {
  public:
   Reshape(Stream stream, Shape shape) : UnaryPrimitive(stream), shape_(std::move(shape)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Reshape"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -53,6 +56,7 @@ class Slice : public UnaryPrimitive {
   Slice(Stream stream, Shape start, Shape strides)
       : UnaryPrimitive(stream), start_(std::move(start)), strides_(std::move(strides)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Slice"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -67,6 +71,7 @@ class Contiguous : public UnaryPrimitive {
   Contiguous(Stream stream, bool allow_col_major)
       : UnaryPrimitive(stream), allow_col_major_(allow_col_major) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Contiguous"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -79,6 +84,7 @@ class Copy : public UnaryPrimitive {
  public:
   using UnaryPrimitive::UnaryPrimitive;
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Copy"; }
   bool is_equivalent(const Primitive& other) const override;
 };

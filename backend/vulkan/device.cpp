@@ -1,0 +1,294 @@
+#include "backend/vulkan/device.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+
+#include "mlx_lite/gpu.h"
+
+namespace mlx_lite::vulkan {
+
+namespace {
+
+bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v != nullptr && std::strcmp(v, value) == 0;
+}
+
+// Lower is preferred.
+int rank(vk::PhysicalDeviceType type) {
+  switch (type) {
+    case vk::PhysicalDeviceType::eDiscreteGpu:
+      return 0;
+    case vk::PhysicalDeviceType::eIntegratedGpu:
+      return 1;
+    case vk::PhysicalDeviceType::eVirtualGpu:
+      return 2;
+    case vk::PhysicalDeviceType::eCpu:
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+vk::raii::PhysicalDevice choose_physical(const vk::raii::Instance& instance) {
+  auto devices = instance.enumeratePhysicalDevices();
+  if (devices.empty()) throw std::runtime_error("[gpu] No Vulkan device found.");
+  if (const char* want = std::getenv("MLX_LITE_VULKAN_DEVICE"); want && *want) {
+    std::string w(want);
+    if (std::all_of(w.begin(), w.end(), ::isdigit)) {
+      size_t index = std::stoul(w);
+      if (index >= devices.size()) {
+        throw std::runtime_error(
+            fmt::format("[gpu] MLX_LITE_VULKAN_DEVICE={} but there are only {} Vulkan devices.",
+                        index, devices.size()));
+      }
+      return std::move(devices[index]);
+    }
+    for (auto& d : devices) {
+      if (lower(d.getProperties().deviceName.data()).find(lower(w)) != std::string::npos) {
+        return std::move(d);
+      }
+    }
+    std::string names;
+    for (auto& d : devices) names += fmt::format(" '{}'", d.getProperties().deviceName.data());
+    throw std::runtime_error(
+        fmt::format("[gpu] No Vulkan device's name contains '{}'; the devices are:{}.", w, names));
+  }
+  std::stable_sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) {
+    return rank(a.getProperties().deviceType) < rank(b.getProperties().deviceType);
+  });
+  return std::move(devices.front());
+}
+
+uint32_t choose_memory_type(const vk::raii::PhysicalDevice& physical) {
+  auto props = physical.getMemoryProperties();
+  const auto host =
+      vk::MemoryPropertyFlagBits::eHostVisible | vk::MemoryPropertyFlagBits::eHostCoherent;
+  std::optional<uint32_t> best;
+  int best_score = -1;
+  for (uint32_t i = 0; i < props.memoryTypeCount; ++i) {
+    auto flags = props.memoryTypes[i].propertyFlags;
+    if ((flags & host) != host) continue;
+    auto heap = props.memoryHeaps[props.memoryTypes[i].heapIndex].size;
+    // Device-local host-visible memory helps only when it is large (not a
+    // 256 MiB BAR window); otherwise cached host memory reads faster.
+    int score = 1;
+    if ((flags & vk::MemoryPropertyFlagBits::eDeviceLocal) && heap >= (size_t{4} << 30))
+      score = 3;
+    else if (flags & vk::MemoryPropertyFlagBits::eHostCached)
+      score = 2;
+    if (score > best_score) {
+      best_score = score;
+      best = i;
+    }
+  }
+  if (!best) throw std::runtime_error("[gpu] The Vulkan device has no host-visible memory.");
+  return *best;
+}
+
+}  // namespace
+
+Device& Device::get() {
+  static std::once_flag once;
+  static Device* device = nullptr;
+  static std::string error;
+  std::call_once(once, [] {
+    try {
+      device = new Device();  // lives until exit: arrays may outlive main
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  if (device == nullptr) throw std::runtime_error(error);
+  return *device;
+}
+
+bool Device::available() {
+  try {
+    get();
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL Device::on_validation_message(
+    VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  static_cast<Device*>(user)->validation_messages_.fetch_add(1);
+  std::cerr << "[mlx_lite] Vulkan validation: " << data->pMessage << "\n";
+  return VK_FALSE;
+}
+
+Device::Device() {
+  const bool validate = env_is("MLX_LITE_VULKAN_VALIDATION", "1");
+  vk::ApplicationInfo app("mlx_lite", 1, "mlx_lite", 1, VK_API_VERSION_1_2);
+  std::vector<const char*> layers, extensions;
+  if (validate) {
+    bool found = false;
+    for (auto& l : context_.enumerateInstanceLayerProperties()) {
+      found |= std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+    }
+    if (!found) {
+      throw std::runtime_error(
+          "[gpu] MLX_LITE_VULKAN_VALIDATION=1 but VK_LAYER_KHRONOS_validation is not installed "
+          "(Debian package vulkan-validationlayers).");
+    }
+    layers.push_back("VK_LAYER_KHRONOS_validation");
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  }
+  instance_ = vk::raii::Instance(context_, vk::InstanceCreateInfo({}, &app, layers, extensions));
+  if (validate) {
+    using Severity = vk::DebugUtilsMessageSeverityFlagBitsEXT;
+    using Type = vk::DebugUtilsMessageTypeFlagBitsEXT;
+    messenger_ = vk::raii::DebugUtilsMessengerEXT(
+        instance_, vk::DebugUtilsMessengerCreateInfoEXT(
+                       {}, Severity::eWarning | Severity::eError,
+                       Type::eGeneral | Type::eValidation | Type::ePerformance,
+                       &Device::on_validation_message, this));
+  }
+
+  physical_ = choose_physical(instance_);
+  auto props =
+      physical_
+          .getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties>();
+  const auto& p = props.get<vk::PhysicalDeviceProperties2>().properties;
+  name_ = p.deviceName.data();
+  limits_.subgroup_size = props.get<vk::PhysicalDeviceSubgroupProperties>().subgroupSize;
+  for (int i = 0; i < 3; ++i) {
+    limits_.max_workgroup_count[i] = p.limits.maxComputeWorkGroupCount[i];
+    limits_.max_workgroup_size[i] = p.limits.maxComputeWorkGroupSize[i];
+  }
+  limits_.max_workgroup_invocations = p.limits.maxComputeWorkGroupInvocations;
+  limits_.max_shared_memory = p.limits.maxComputeSharedMemorySize;
+  limits_.max_push_constants = p.limits.maxPushConstantsSize;
+  limits_.max_storage_buffer_range = p.limits.maxStorageBufferRange;
+  limits_.min_storage_buffer_offset_alignment = p.limits.minStorageBufferOffsetAlignment;
+
+  auto families = physical_.getQueueFamilyProperties();
+  auto family = std::find_if(families.begin(), families.end(), [](const auto& f) {
+    return static_cast<bool>(f.queueFlags & vk::QueueFlagBits::eCompute);
+  });
+  if (family == families.end()) {
+    throw std::runtime_error(fmt::format("[gpu] Vulkan device '{}' has no compute queue.", name_));
+  }
+  queue_family_ = static_cast<uint32_t>(family - families.begin());
+
+  // Features the built-in shaders rely on, and the optional ones we use when present.
+  auto supported =
+      physical_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
+                             vk::PhysicalDeviceVulkan12Features,
+                             vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+  const auto& f10 = supported.get<vk::PhysicalDeviceFeatures2>().features;
+  const auto& f11 = supported.get<vk::PhysicalDeviceVulkan11Features>();
+  const auto& f12 = supported.get<vk::PhysicalDeviceVulkan12Features>();
+  std::string missing;
+  if (!f10.shaderInt64) missing += " shaderInt64";
+  if (!f10.shaderInt16) missing += " shaderInt16";
+  if (!f11.storageBuffer16BitAccess) missing += " storageBuffer16BitAccess";
+  if (!f12.storageBuffer8BitAccess) missing += " storageBuffer8BitAccess";
+  if (!f12.shaderInt8) missing += " shaderInt8";
+  std::vector<const char*> device_extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  bool has_push = false, has_atomic_float = false;
+  for (auto& e : physical_.enumerateDeviceExtensionProperties()) {
+    has_push |= std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0;
+    has_atomic_float |=
+        std::strcmp(e.extensionName, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME) == 0;
+  }
+  if (!has_push) missing += " VK_KHR_push_descriptor";
+  if (!missing.empty()) {
+    throw std::runtime_error(
+        fmt::format("[gpu] Vulkan device '{}' lacks what mlx_lite needs:{}.", name_, missing));
+  }
+  float16_ = f12.shaderFloat16;
+  float32_atomic_add_ =
+      has_atomic_float &&
+      supported.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd;
+  if (has_atomic_float) device_extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+
+  vk::StructureChain<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
+                     vk::PhysicalDeviceVulkan12Features,
+                     vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>
+      enabled;
+  enabled.get<vk::PhysicalDeviceFeatures2>().features.setShaderInt64(true).setShaderInt16(true);
+  enabled.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess = true;
+  enabled.get<vk::PhysicalDeviceVulkan12Features>()
+      .setStorageBuffer8BitAccess(true)
+      .setShaderInt8(true)
+      .setShaderFloat16(float16_);
+  enabled.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd =
+      float32_atomic_add_;
+  if (!has_atomic_float) enabled.unlink<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+
+  float priority = 1.0f;
+  vk::DeviceQueueCreateInfo queue_info({}, queue_family_, 1, &priority);
+  vk::DeviceCreateInfo info({}, queue_info, {}, device_extensions);
+  info.pNext = &enabled.get<vk::PhysicalDeviceFeatures2>();
+  device_ = vk::raii::Device(physical_, info);
+  queue_ = vk::raii::Queue(device_, queue_family_, 0);
+  memory_type_ = choose_memory_type(physical_);
+}
+
+}  // namespace mlx_lite::vulkan
+
+namespace mlx_lite::gpu {
+
+bool is_available() {
+  return vulkan::Device::available();
+}
+
+std::unordered_map<std::string, std::variant<std::string, size_t>> device_info() {
+  auto& d = vulkan::Device::get();
+  auto props =
+      d.physical()
+          .getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceDriverProperties>();
+  const auto& p = props.get<vk::PhysicalDeviceProperties2>().properties;
+  const auto& driver = props.get<vk::PhysicalDeviceDriverProperties>();
+  auto memory = d.physical().getMemoryProperties();
+  size_t device_memory = 0;
+  for (uint32_t i = 0; i < memory.memoryHeapCount; ++i) {
+    if (memory.memoryHeaps[i].flags & vk::MemoryHeapFlagBits::eDeviceLocal) {
+      device_memory = std::max<size_t>(device_memory, memory.memoryHeaps[i].size);
+    }
+  }
+  const auto& l = d.limits();
+  return {
+      {"device_name", d.name()},
+      {"device_type", vk::to_string(p.deviceType)},
+      {"driver_name", std::string(driver.driverName.data())},
+      {"driver_info", std::string(driver.driverInfo.data())},
+      {"vulkan_version",
+       fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(p.apiVersion),
+                   VK_API_VERSION_MINOR(p.apiVersion), VK_API_VERSION_PATCH(p.apiVersion))},
+      {"subgroup_size", size_t{l.subgroup_size}},
+      {"memory_size", device_memory},
+      {"max_storage_buffer_range", size_t{l.max_storage_buffer_range}},
+      {"max_workgroup_count_x", size_t{l.max_workgroup_count[0]}},
+      {"max_workgroup_count_y", size_t{l.max_workgroup_count[1]}},
+      {"max_workgroup_count_z", size_t{l.max_workgroup_count[2]}},
+      {"max_workgroup_invocations", size_t{l.max_workgroup_invocations}},
+      {"max_shared_memory", size_t{l.max_shared_memory}},
+      {"max_push_constants", size_t{l.max_push_constants}},
+      {"float32_atomic_add", size_t{d.float32_atomic_add()}},
+      {"float16", size_t{d.float16()}},
+  };
+}
+
+size_t validation_messages() {
+  return vulkan::Device::available() ? vulkan::Device::get().validation_messages() : 0;
+}
+
+}  // namespace mlx_lite::gpu

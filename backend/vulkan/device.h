@@ -1,0 +1,69 @@
+// The Vulkan device mlx_lite runs GPU work on: chosen once per process
+// (discrete GPU, then integrated, then any other such as lavapipe; or the one
+// MLX_LITE_VULKAN_DEVICE names by index or name substring), with one compute
+// queue. VK_LAYER_KHRONOS_validation is enabled when MLX_LITE_VULKAN_VALIDATION=1.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+#include <vulkan/vulkan_raii.hpp>
+
+namespace mlx_lite::vulkan {
+
+struct DeviceLimits {
+  uint32_t subgroup_size;
+  uint32_t max_workgroup_count[3];
+  uint32_t max_workgroup_size[3];
+  uint32_t max_workgroup_invocations;
+  uint32_t max_shared_memory;
+  uint32_t max_push_constants;
+  uint64_t max_storage_buffer_range;
+  uint64_t min_storage_buffer_offset_alignment;
+};
+
+class Device {
+ public:
+  // The process's device; throws std::runtime_error saying why when there is
+  // no Vulkan loader or no device.
+  static Device& get();
+  // Whether get() would succeed (never throws).
+  static bool available();
+
+  const vk::raii::Device& device() const { return device_; }
+  const vk::raii::PhysicalDevice& physical() const { return physical_; }
+  const vk::raii::Queue& queue() const { return queue_; }
+  uint32_t queue_family() const { return queue_family_; }
+  const DeviceLimits& limits() const { return limits_; }
+  const std::string& name() const { return name_; }
+  bool float32_atomic_add() const { return float32_atomic_add_; }
+  bool float16() const { return float16_; }
+  // The memory type every array buffer comes from: host-visible and coherent,
+  // device-local too where the device has such memory.
+  uint32_t memory_type() const { return memory_type_; }
+
+  // Validation messages seen so far (each is also printed to stderr).
+  size_t validation_messages() const { return validation_messages_.load(); }
+
+ private:
+  Device();
+  static VKAPI_ATTR VkBool32 VKAPI_CALL
+  on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                        const VkDebugUtilsMessengerCallbackDataEXT*, void*);
+
+  vk::raii::Context context_;
+  vk::raii::Instance instance_{nullptr};
+  vk::raii::DebugUtilsMessengerEXT messenger_{nullptr};
+  vk::raii::PhysicalDevice physical_{nullptr};
+  vk::raii::Device device_{nullptr};
+  vk::raii::Queue queue_{nullptr};
+  uint32_t queue_family_ = 0;
+  uint32_t memory_type_ = 0;
+  DeviceLimits limits_{};
+  std::string name_;
+  bool float32_atomic_add_ = false;
+  bool float16_ = false;
+  std::atomic<size_t> validation_messages_{0};
+};
+
+}  // namespace mlx_lite::vulkan

@@ -1,0 +1,79 @@
+// Records GPU work into one command buffer per eval and submits it once, or
+// in batches of kMaxDispatches when an eval records more (so the buffers kept
+// alive for pending work stay bounded).
+// Kernels (backend/vulkan/<family>.cpp) call dispatch() with their shader,
+// specialization constants and buffers; the encoder inserts a barrier only
+// before a dispatch that touches memory an earlier unbarriered dispatch wrote
+// (or writes memory one read), and keeps every buffer alive until the work
+// completes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+#include <vulkan/vulkan_raii.hpp>
+
+#include "mlx_lite/array.h"
+
+namespace mlx_lite::vulkan {
+
+class Device;
+
+struct Binding {
+  vk::Buffer buffer;
+  vk::DeviceSize offset;
+  vk::DeviceSize range;
+  bool written;
+};
+
+// The array's whole block, bound for reading (inputs) or writing (outputs).
+// Element offsets of views travel in the kernel's metadata, not here.
+Binding input_binding(const array& a);
+Binding output_binding(const array& a);
+
+class Encoder {
+ public:
+  static constexpr size_t kMaxDispatches = 256;
+
+  static Encoder& get();
+
+  // Records `threads` invocations (1-D; the host folds widths past the
+  // device's workgroup-count limit into y) of the built-in shader `shader`
+  // with specialization constants spec[i] at constant_id i (spec[0] is the
+  // workgroup size). Binding i of set 0 is bindings[i].
+  void dispatch(const std::string& shader, const std::vector<uint32_t>& spec,
+                const std::vector<Binding>& bindings, uint64_t threads);
+
+  // A small readonly buffer holding `words`, alive until the work completes.
+  // Call it before dispatch(): a full batch is submitted here.
+  Binding metadata(const std::vector<int64_t>& words);
+
+  void keep_alive(std::shared_ptr<void> data);
+  bool has_pending_work() const { return recording_; }
+  // Submits what was recorded and waits for it; then frees what was kept alive.
+  void finish();
+
+ private:
+  Encoder();
+  struct Pipeline;
+  Pipeline& pipeline(const std::string& shader, const std::vector<uint32_t>& spec,
+                     size_t num_bindings);
+  void barrier_if_needed(const std::vector<Binding>& bindings);
+
+  Device& device_;
+  vk::raii::CommandPool pool_{nullptr};
+  vk::raii::CommandBuffer commands_{nullptr};
+  vk::raii::Fence fence_{nullptr};
+  bool recording_ = false;
+  size_t recorded_ = 0;  // dispatches since the last submit
+  std::vector<std::shared_ptr<void>> alive_;
+  struct Region {
+    vk::Buffer buffer;
+    vk::DeviceSize begin, end;
+  };
+  std::vector<Region> written_, read_;  // since the last barrier
+  std::vector<std::pair<std::string, std::unique_ptr<Pipeline>>> pipelines_;
+};
+
+}  // namespace mlx_lite::vulkan

@@ -1,0 +1,42 @@
+// GPU side of the view primitives: views only compute strides and an offset,
+// exactly as on the CPU (the buffers are shared), so no work is recorded;
+// the copies go through the copy shader.
+#include "mlx_lite/primitives/views.h"
+
+#include "backend/vulkan/elementwise.h"
+
+namespace mlx_lite {
+
+void Broadcast::eval_gpu(const std::vector<array>& inputs, array& out) {
+  eval_cpu(inputs, out);
+}
+void Transpose::eval_gpu(const std::vector<array>& inputs, array& out) {
+  eval_cpu(inputs, out);
+}
+void Slice::eval_gpu(const std::vector<array>& inputs, array& out) {
+  eval_cpu(inputs, out);
+}
+
+void Reshape::eval_gpu(const std::vector<array>& inputs, array& out) {
+  const array& in = inputs[0];
+  if (auto strides = view_strides(in, out.shape())) {
+    out.copy_shared_buffer(in, *strides, in.offset());
+  } else {
+    vulkan::copy_gpu(in, out);
+  }
+}
+
+void Contiguous::eval_gpu(const std::vector<array>& inputs, array& out) {
+  const array& in = inputs[0];
+  if (in.flags().row_contiguous || (allow_col_major_ && in.flags().col_contiguous)) {
+    out.copy_shared_buffer(in);
+  } else {
+    vulkan::copy_gpu(in, out);
+  }
+}
+
+void Copy::eval_gpu(const std::vector<array>& inputs, array& out) {
+  vulkan::copy_gpu(inputs[0], out);
+}
+
+}  // namespace mlx_lite
