@@ -6,10 +6,10 @@
 #include <cmath>
 #include <limits>
 
-#include "tests/elementwise_test_util.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
-using namespace elementwise_test;
+using namespace test_util;
 
 namespace {
 
@@ -32,14 +32,6 @@ Dtype mlx_promote(Dtype a, Dtype b) {
 }
 
 enum class Out { promoted, at_least_float, boolean };
-
-// An integer result as the dtype stores it: modular for the integer types.
-double wrap(double v, Dtype dt) {
-  if (dt == bool_) return v != 0;
-  return dispatch_dtype(dt, [&]<typename T>() {
-    return static_cast<double>(static_cast<T>(static_cast<int64_t>(v)));
-  });
-}
 
 // The kind of values an operand gets.
 enum class Values { any, comparable, nonzero, exponent };
@@ -232,7 +224,7 @@ TEST_P(BinaryOpTest, TypePromotionOfEveryPair) {
       }
       array a = make_array(va, {6}, ta), b = make_array(vb, {6}, tb);
       if (bitwise && is_floating_point(p)) {
-        auto msg = error_message([&] { c.op(a, b); });
+        auto msg = error_of([&] { c.op(a, b); });
         EXPECT_NE(msg.find("[bitwise_"), std::string::npos) << what << ": " << msg;
         EXPECT_NE(msg.find(std::string(dtype_name(is_floating_point(ta) ? ta : tb))),
                   std::string::npos)
@@ -258,7 +250,7 @@ TEST_P(BinaryOpTest, BroadcastErrorNamesBothShapes) {
   Dtype dt = c.dtypes.back();
   array a = make_array(std::vector<double>(6, 1), {2, 3}, dt);
   array b = make_array(std::vector<double>(4, 1), {4}, dt);
-  auto msg = error_message([&] { c.op(a, b); });
+  auto msg = error_of([&] { c.op(a, b); });
   EXPECT_FALSE(msg.empty()) << c.name << " did not throw std::invalid_argument";
   EXPECT_EQ(msg.substr(0, 1), "[") << msg;
   EXPECT_NE(msg.find("(2,3)"), std::string::npos) << msg;
@@ -401,10 +393,10 @@ TEST(Binary, BroadcastShapesAndValues) {
 }
 
 TEST(Binary, BroadcastErrors) {
-  auto msg = error_message([] { add(ones({2, 3}), ones({3, 2})); });
+  auto msg = error_of([] { add(ones({2, 3}), ones({3, 2})); });
   EXPECT_NE(msg.find("(2,3)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(3,2)"), std::string::npos) << msg;
-  msg = error_message([] { multiply(ones({5, 1, 4}), ones({2, 3})); });
+  msg = error_of([] { multiply(ones({5, 1, 4}), ones({2, 3})); });
   EXPECT_NE(msg.find("(5,1,4)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(2,3)"), std::string::npos) << msg;
 }
@@ -433,10 +425,10 @@ TEST(Binary, IntegerPower) {
 }
 
 TEST(Binary, BitwiseOnFloatsThrows) {
-  auto msg = error_message([] { bitwise_and(array({1.0f}), array({1}, int32)); });
+  auto msg = error_of([] { bitwise_and(array({1.0f}), array({1}, int32)); });
   EXPECT_NE(msg.find("[bitwise_and]"), std::string::npos) << msg;
   EXPECT_NE(msg.find("float32"), std::string::npos) << msg;
-  msg = error_message([] { bitwise_or(array({1}, int32), astype(array({1.0f}), float16)); });
+  msg = error_of([] { bitwise_or(array({1}, int32), astype(array({1.0f}), float16)); });
   EXPECT_NE(msg.find("[bitwise_or]"), std::string::npos) << msg;
 }
 

@@ -8,52 +8,12 @@
 #include <vector>
 
 #include "mlx_lite/mlx_lite.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
-
-namespace {
-
-// Elements of `a` in row-major order as doubles, read through a's own
-// strides and offset with a plain loop (independent of the library's walkers).
-std::vector<double> values(array a) {
-  a.eval();
-  std::vector<double> out;
-  dispatch_dtype(a.dtype(), [&]<typename T>() {
-    const T* p = static_cast<const T*>(a.raw_data());
-    for (int64_t i = 0; i < static_cast<int64_t>(a.size()); ++i) {
-      int64_t rem = i, loc = 0;
-      for (int d = a.ndim() - 1; d >= 0; --d) {
-        loc += (rem % a.shape(d)) * a.strides()[d];
-        rem /= a.shape(d);
-      }
-      out.push_back(static_cast<double>(static_cast<compute_type_t<T>>(p[loc])));
-    }
-  });
-  return out;
-}
-
-// A row-contiguous array of small integers (exact in every dtype), varied so
-// that misplaced elements show.
-array make(const Shape& shape, Dtype dtype, int seed = 0) {
-  int64_t n = 1;
-  for (auto d : shape) n *= d;
-  std::vector<float> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7 + seed) % 101);
-  return array(v.begin(), shape, dtype);
-}
-
-// The exception message `f` throws (std::invalid_argument), or "" if none.
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
+using test_util::error_of;
+using test_util::make;
+using test_util::values;
 
 TEST(Arange, IntOverloadsGiveInt32) {
   array a = arange(5);

@@ -109,11 +109,12 @@ TEST(Eval, PeakMemoryOfLongGpuChainIsBoundedByTheBatch) {
   eval(a);
   size_t before = get_active_memory();
   reset_peak_memory();
-  // 1,200 GPU nodes of 256 KiB: pending work is submitted in batches, so at
-  // most about one batch of intermediates is alive at a time.
+  // 1,200 GPU nodes of 256 KiB: pending work is submitted in batches of 256
+  // dispatches and at most two batches are in flight (one running, one
+  // recording), so at most about 512 intermediates are alive at a time.
   for (int i = 0; i < 600; ++i) a = exp(multiply(a, array(0.5f), Device::gpu), Device::gpu);
   eval(a);
-  EXPECT_LT(get_peak_memory() - before, 320 * kBytes);
+  EXPECT_LT(get_peak_memory() - before, 540 * kBytes);
   EXPECT_LE(get_active_memory() - before, kBytes + 4096);
 }
 

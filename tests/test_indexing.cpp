@@ -6,56 +6,18 @@
 
 #include "mlx_lite/mlx_lite.h"
 #include "mlx_lite/primitives.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
+using test_util::make_array;
+using test_util::numel;
+using test_util::ravel;
+using test_util::unravel;
+using test_util::values;
 
 namespace {
 
 const Dtype kIndexDtypes[] = {uint8, uint32, int32, int64};
-
-int64_t numel(const Shape& shape) {
-  int64_t n = 1;
-  for (auto d : shape) n *= d;
-  return n;
-}
-
-// Row-major multi-index of element `i` of `shape`.
-std::vector<int64_t> unravel(int64_t i, const Shape& shape) {
-  std::vector<int64_t> c(shape.size());
-  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-    c[d] = i % shape[d];
-    i /= shape[d];
-  }
-  return c;
-}
-
-int64_t ravel(const std::vector<int64_t>& c, const Shape& shape) {
-  int64_t i = 0;
-  for (size_t d = 0; d < shape.size(); ++d) i = i * shape[d] + c[d];
-  return i;
-}
-
-// The logical elements of `a` in row-major order, read through its strides.
-std::vector<double> values(array a) {
-  a.eval();
-  std::vector<double> out;
-  dispatch_dtype(a.dtype(), [&]<typename T>() {
-    auto* p = static_cast<const T*>(a.raw_data());
-    for (int64_t i = 0; i < numel(a.shape()); ++i) {
-      auto c = unravel(i, a.shape());
-      int64_t off = 0;
-      for (size_t d = 0; d < c.size(); ++d) off += c[d] * a.strides()[d];
-      out.push_back(static_cast<double>(static_cast<compute_type_t<T>>(p[off])));
-    }
-  });
-  return out;
-}
-
-// An array of `dtype` holding `vals` (exactly representable in every dtype).
-array make(const std::vector<double>& vals, const Shape& shape, Dtype dtype) {
-  std::vector<float> f(vals.begin(), vals.end());
-  return array(f.begin(), shape, dtype);
-}
 
 array make_index(const std::vector<int64_t>& vals, const Shape& shape, Dtype dtype = int32) {
   return array(vals.begin(), shape, dtype);
@@ -151,7 +113,7 @@ TEST(Gather, EveryValueDtype) {
   const Shape shape{3, 4, 5};
   for (Dtype dt : all_dtypes) {
     auto src = sample(numel(shape), dt, 1);
-    auto a = make(src, shape, dt);
+    auto a = make_array(src, shape, dt);
     auto i0 = make_index({2, 0, 1, 2, -1, 0}, {2, 3});
     auto i1 = make_index({4, 0, 3, 1, 2, -5}, {2, 3});
     Shape slice{1, 2, 1};
@@ -165,7 +127,7 @@ TEST(Gather, EveryValueDtype) {
 TEST(Gather, EveryIndexDtype) {
   const Shape shape{6, 7};
   auto src = sample(numel(shape), float32, 2);
-  auto a = make(src, shape, float32);
+  auto a = make_array(src, shape, float32);
   for (Dtype it : kIndexDtypes) {
     auto idx = make_index({5, 0, 3, 255 % 7, 1}, {5}, it);
     auto out = gather(a, idx, 1, {6, 1});
@@ -180,7 +142,7 @@ TEST(Gather, EveryIndexDtype) {
 TEST(Gather, NegativeAndOutOfRangeIndicesClamp) {
   const Shape shape{5, 3};
   auto src = sample(numel(shape), int32, 3);
-  auto a = make(src, shape, int32);
+  auto a = make_array(src, shape, int32);
   auto idx = make_index({-1, -5, -6, -100, 5, 1000, 2}, {7}, int64);
   auto out = gather(a, idx, 0, {1, 3});
   std::vector<int64_t> rows{4, 0, 0, 0, 4, 4, 2};
@@ -197,7 +159,7 @@ TEST(Gather, NegativeAndOutOfRangeIndicesClamp) {
 TEST(Gather, StridedSourcesAndIndices) {
   const Shape base_shape{4, 6, 5};
   auto base_vals = sample(numel(base_shape), float16, 4);
-  auto base = make(base_vals, base_shape, float16);
+  auto base = make_array(base_vals, base_shape, float16);
   std::vector<array> sources = {
       transpose(base, {2, 0, 1}),                                  // (5,4,6)
       slice(base, {3, 5, 4}, {-5, -7, -6}, {-1, -2, -1}),          // (4,3,5), negative steps
@@ -221,14 +183,14 @@ TEST(Gather, StridedSourcesAndIndices) {
 
 TEST(Gather, NoIndicesIsASlice) {
   auto src = sample(12, int64, 7);
-  auto a = make(src, {3, 4}, int64);
+  auto a = make_array(src, {3, 4}, int64);
   auto out = gather(a, std::vector<array>{}, std::vector<int>{}, {2, 3});
   EXPECT_EQ(out.shape(), (Shape{2, 3}));
   expect_values(out, {src[0], src[1], src[2], src[4], src[5], src[6]});
 }
 
 TEST(Gather, EmptyResults) {
-  auto a = make(sample(12, float32, 8), {3, 4}, float32);
+  auto a = make_array(sample(12, float32, 8), {3, 4}, float32);
   auto out = gather(a, make_index({}, {0}), 0, {1, 4});
   EXPECT_EQ(out.shape(), (Shape{0, 1, 4}));
   EXPECT_EQ(values(out).size(), 0u);
@@ -238,7 +200,7 @@ TEST(Gather, EmptyResults) {
 }
 
 TEST(Gather, IsLazy) {
-  auto a = make(sample(12, float32, 9), {3, 4}, float32);
+  auto a = make_array(sample(12, float32, 9), {3, 4}, float32);
   auto out = gather(a, make_index({1}, {1}), 0, {1, 4});
   EXPECT_TRUE(out.has_primitive());
   EXPECT_FALSE(out.is_available());
@@ -253,7 +215,7 @@ TEST(Gather, IsLazy) {
 TEST(Gather, SeedAdvancedIndexing) {
   const int N = 3, H = 5, W = 7, C = 3, gH = 4, gW = 6;
   auto xs = sample(int64_t{N} * H * W * C, float32, 10);
-  auto x = make(xs, {N, H, W, C}, float32);
+  auto x = make_array(xs, {N, H, W, C}, float32);
   auto iyv = random_indices(N * gH * gW, -H - 3, H + 3, 11);
   auto ixv = random_indices(N * gH * gW, -W - 3, W + 3, 12);
   auto iy = make_index(iyv, {N, gH, gW});
@@ -278,14 +240,18 @@ TEST(Gather, SeedAdvancedIndexing) {
 }
 
 TEST(Gather, BadInput) {
-  auto a = make(sample(24, float32, 13), {2, 3, 4}, float32);
+  auto a = make_array(sample(24, float32, 13), {2, 3, 4}, float32);
   auto i = make_index({0, 1}, {2});
   expect_invalid(
       [&] {
-        gather(a, make({0, 1}, {2}, float32), 0, {1, 3, 4});
+        gather(a, make_array({0, 1}, {2}, float32), 0, {1, 3, 4});
       },
       {"[gather]", "float32", "integer"});
-  expect_invalid([&] { gather(a, make({0, 1}, {2}, bool_), 0, {1, 3, 4}); }, {"[gather]", "bool"});
+  expect_invalid(
+      [&] {
+        gather(a, make_array({0, 1}, {2}, bool_), 0, {1, 3, 4});
+      },
+      {"[gather]", "bool"});
   expect_invalid(
       [&] {
         gather(a, {i, i}, std::vector<int>{0}, {1, 1, 4});
@@ -311,10 +277,10 @@ TEST(Scatter, EveryValueDtypeReplaceAndAdd) {
   const Shape shape{4, 3};
   for (Dtype dt : all_dtypes) {
     auto dst = sample(numel(shape), dt, 20);
-    auto a = make(dst, shape, dt);
+    auto a = make_array(dst, shape, dt);
     auto idx = make_index({2, -1, 0}, {3});
     auto upd_vals = sample(3 * 1 * 3, dt, 21);
-    auto upd = make(upd_vals, {3, 1, 3}, dt);
+    auto upd = make_array(upd_vals, {3, 1, 3}, dt);
     expect_values(scatter(a, idx, upd, 0),
                   ref_scatter(dst, shape, {values(idx)}, {3}, {0}, upd_vals, {1, 3}, false));
     auto want = ref_scatter(dst, shape, {values(idx)}, {3}, {0}, upd_vals, {1, 3}, true);
@@ -330,20 +296,20 @@ TEST(Scatter, EveryValueDtypeReplaceAndAdd) {
 TEST(Scatter, EveryIndexDtypeAndDroppedIndices) {
   const Shape shape{5, 2};
   auto dst = sample(numel(shape), float32, 22);
-  auto a = make(dst, shape, float32);
+  auto a = make_array(dst, shape, float32);
   for (Dtype it : kIndexDtypes) {
     std::vector<int64_t> iv{4, 200, 1};  // 200 is out of range: dropped
     if (is_unsigned(it) == false) iv.push_back(-2);
     auto idx = make_index(iv, {static_cast<int>(iv.size())}, it);
     auto upd_vals = sample(iv.size() * 2, float32, 23);
-    auto upd = make(upd_vals, {static_cast<int>(iv.size()), 1, 2}, float32);
+    auto upd = make_array(upd_vals, {static_cast<int>(iv.size()), 1, 2}, float32);
     expect_values(scatter(a, idx, upd, 0),
                   ref_scatter(dst, shape, {values(idx)}, {static_cast<int>(iv.size())}, {0},
                               upd_vals, {1, 2}, false));
   }
   // Negative indices past the start are dropped too; nothing else changes.
-  auto out =
-      scatter(a, make_index({-6, 5, -100}, {3}), make({1, 2, 3, 4, 5, 6}, {3, 1, 2}, float32), 0);
+  auto out = scatter(a, make_index({-6, 5, -100}, {3}),
+                     make_array({1, 2, 3, 4, 5, 6}, {3, 1, 2}, float32), 0);
   expect_values(out, dst);
 }
 
@@ -351,7 +317,7 @@ TEST(Scatter, AddAccumulatesRepeatedIndices) {
   for (Dtype dt : {int32, float32, float16, bfloat16, uint8}) {
     auto a = zeros({4}, dt);
     auto idx = make_index({1, 3, 1, 1, 0, 3}, {6});
-    auto upd = make({1, 2, 3, 4, 5, 6}, {6, 1}, dt);
+    auto upd = make_array({1, 2, 3, 4, 5, 6}, {6, 1}, dt);
     expect_values(scatter_add(a, idx, upd, 0), {5, 8, 0, 8});
   }
   // Many repeats into one float32 slot.
@@ -359,15 +325,15 @@ TEST(Scatter, AddAccumulatesRepeatedIndices) {
   auto out = scatter_add(zeros({3}, float32), idx, ones({1000, 1}, float32), 0);
   expect_values(out, {0, 0, 1000});
   // Replace with repeats: the last update wins.
-  expect_values(
-      scatter(zeros({3}, int32), make_index({0, 0, 0}, {3}), make({7, 8, 9}, {3, 1}, int32), 0),
-      {9, 0, 0});
+  expect_values(scatter(zeros({3}, int32), make_index({0, 0, 0}, {3}),
+                        make_array({7, 8, 9}, {3, 1}, int32), 0),
+                {9, 0, 0});
 }
 
 TEST(Scatter, StridedBroadcastSourcesAndUpdates) {
   const Shape bshape{5, 4, 3};
   auto bvals = sample(numel(bshape), float32, 24);
-  auto base = make(bvals, bshape, float32);
+  auto base = make_array(bvals, bshape, float32);
   auto a = transpose(base, {1, 2, 0});  // (4,3,5)
   auto av = values(a);
   const Shape shape = a.shape();
@@ -375,7 +341,7 @@ TEST(Scatter, StridedBroadcastSourcesAndUpdates) {
   auto i1 = transpose(make_index({4, 0, 9, 2}, {2, 2}));  // (2,2), 9 dropped
   auto i1row = slice(i1, {0, 0}, {1, 2});                 // (1,2)
   // Updates: shape (3,2) + slice (1,2,1) as a broadcast of a (1,2) row.
-  auto urow = make({10, 20, 30, 40}, {1, 1, 1, 2, 1}, float32);
+  auto urow = make_array({10, 20, 30, 40}, {1, 1, 1, 2, 1}, float32);
   auto upd = broadcast_to(urow, {3, 2, 1, 2, 1});
   for (bool add : {false, true}) {
     auto out =
@@ -387,14 +353,15 @@ TEST(Scatter, StridedBroadcastSourcesAndUpdates) {
                   ref_scatter(av, shape, {i0b, i1b}, {3, 2}, {0, 2}, values(upd), {1, 2, 1}, add));
   }
   // Negative-step updates.
-  auto u = slice(make({1, 2, 3, 4, 5, 6}, {6}, float32), {5}, {-7}, {-1});  // 6..1
+  auto u = slice(make_array({1, 2, 3, 4, 5, 6}, {6}, float32), {5}, {-7}, {-1});  // 6..1
   auto out = scatter(a, make_index({0, 1, 2}, {3}), reshape(u, {3, 1, 2, 1}), 0);
   expect_values(
       out, ref_scatter(av, shape, {{0, 1, 2}}, {3}, {0}, {6, 5, 4, 3, 2, 1}, {1, 2, 1}, false));
 }
 
 TEST(Scatter, UpdatesOfAnotherDtypeAreCast) {
-  auto out = scatter(zeros({3}, int32), make_index({1}, {1}), make({2.0}, {1, 1}, float32), 0);
+  auto out =
+      scatter(zeros({3}, int32), make_index({1}, {1}), make_array({2.0}, {1, 1}, float32), 0);
   EXPECT_EQ(out.dtype(), int32);
   expect_values(out, {0, 2, 0});
 }
@@ -404,12 +371,12 @@ TEST(Scatter, BadInput) {
   auto i = make_index({0, 1}, {2});
   expect_invalid(
       [&] {
-        scatter(a, make({0, 1}, {2}, float16), zeros({2, 1, 4}), 0);
+        scatter(a, make_array({0, 1}, {2}, float16), zeros({2, 1, 4}), 0);
       },
       {"[scatter]", "float16", "integer"});
   expect_invalid(
       [&] {
-        scatter_add(a, make({0, 1}, {2}, bool_), zeros({2, 1, 4}), 0);
+        scatter_add(a, make_array({0, 1}, {2}, bool_), zeros({2, 1, 4}), 0);
       },
       {"[scatter_add]", "bool"});
   expect_invalid(
@@ -435,7 +402,7 @@ TEST(Scatter, BadInput) {
 TEST(Take, WithAxis) {
   const Shape shape{3, 5, 4};
   auto src = sample(numel(shape), int32, 30);
-  auto a = make(src, shape, int32);
+  auto a = make_array(src, shape, int32);
   auto iv = std::vector<int64_t>{4, -1, 0, 7, 2, -9};
   for (Dtype it : kIndexDtypes) {
     auto vals = iv;
@@ -472,7 +439,7 @@ TEST(Take, WithAxis) {
 TEST(Take, FlatAndIntIndex) {
   const Shape shape{3, 4};
   auto src = sample(12, float32, 31);
-  auto a = transpose(make(src, shape, float32));  // (4,3): flat order is column-major of src
+  auto a = transpose(make_array(src, shape, float32));  // (4,3): flat order is column-major of src
   auto av = values(a);
   auto out = take(a, make_index({0, 11, -1, 5, 30}, {5}));
   expect_values(out, {av[0], av[11], av[11], av[5], av[11]});
@@ -489,7 +456,7 @@ TEST(Take, FlatAndIntIndex) {
 
 TEST(Take, BadInput) {
   auto a = zeros({2, 3}, float32);
-  expect_invalid([&] { take(a, make({0}, {1}, float32), 0); }, {"[take]", "float32"});
+  expect_invalid([&] { take(a, make_array({0}, {1}, float32), 0); }, {"[take]", "float32"});
   expect_invalid([&] { take(a, make_index({0}, {1}), 2); }, {"[take]", "Axis 2"});
   expect_invalid([&] { take(a, 0, -3); }, {"[take]", "Axis -3"});
   expect_invalid([&] { take(zeros({2, 0}), make_index({0}, {1}), 1); }, {"[take]", "size 0"});
@@ -500,7 +467,7 @@ TEST(TakeAlongAxis, MatchesLoop) {
   const Shape shape{3, 4, 5};
   for (Dtype dt : {float32, bfloat16, int64, bool_}) {
     auto src = sample(numel(shape), dt, 40);
-    auto a = make(src, shape, dt);
+    auto a = make_array(src, shape, dt);
     for (Dtype it : kIndexDtypes) {
       auto iv = random_indices(3 * 2 * 5, 0, 6, 41);  // 4 and 5 clamp
       auto idx = make_index(iv, {3, 2, 5}, it);
@@ -516,7 +483,7 @@ TEST(TakeAlongAxis, MatchesLoop) {
   }
   // Indices broadcast over the other dims, and a transposed source, axis -1.
   auto src = sample(numel(shape), float32, 42);
-  auto a = transpose(make(src, shape, float32), {2, 0, 1});  // (5,3,4)
+  auto a = transpose(make_array(src, shape, float32), {2, 0, 1});  // (5,3,4)
   auto av = values(a);
   auto idx = make_index({3, -1}, {1, 1, 2});
   auto out = take_along_axis(a, idx, -1);
@@ -533,9 +500,9 @@ TEST(PutAlongAxis, MatchesLoop) {
   const Shape shape{3, 5};
   for (Dtype dt : {float32, float16, int32, uint8}) {
     auto dst = sample(15, dt, 50);
-    auto a = make(dst, shape, dt);
+    auto a = make_array(dst, shape, dt);
     auto idx = make_index({4, 0, -1, 9, 2, 1}, {3, 2});  // 9 is dropped
-    auto vals = make({1, 2, 3, 4, 5, 6}, {3, 2}, dt);
+    auto vals = make_array({1, 2, 3, 4, 5, 6}, {3, 2}, dt);
     auto out = put_along_axis(a, idx, vals, 1);
     auto want = dst;
     want[0 * 5 + 4] = 1;
@@ -557,7 +524,7 @@ TEST(AlongAxis, BadInput) {
                  {"[take_along_axis]", "(1,)", "1 dimensions", "(2,3)"});
   expect_invalid(
       [&] {
-        take_along_axis(a, make({0}, {1, 1}, float32), 0);
+        take_along_axis(a, make_array({0}, {1, 1}, float32), 0);
       },
       {"[take_along_axis]", "float32"});
   expect_invalid(

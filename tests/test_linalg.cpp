@@ -5,26 +5,14 @@
 #include <cmath>
 #include <random>
 
-#include "backend/cpu/strided.h"
 #include "mlx_lite/mlx_lite.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
+using test_util::accumulation_tolerance;
+using test_util::values;
 
 namespace {
-
-// The logical (row-major) values of `a`, read through its strides.
-std::vector<double> values(array a) {
-  a.eval();
-  std::vector<double> out(a.size());
-  dispatch_dtype(a.dtype(), [&]<typename T>() {
-    auto* p = static_cast<const T*>(a.raw_data());
-    for (size_t i = 0; i < a.size(); ++i) {
-      out[i] = static_cast<double>(
-          static_cast<compute_type_t<T>>(p[cpu::elem_to_loc(i, a.shape(), a.strides())]));
-    }
-  });
-  return out;
-}
 
 // Multiples of 1/32 in [-2, 2): exact in every float dtype.
 array random_array(const Shape& shape, Dtype dtype, unsigned seed) {
@@ -80,10 +68,6 @@ std::vector<double> ref_matmul(const array& a, const array& b, Shape* out_shape)
   return out;
 }
 
-double tol(Dtype d) {
-  return d == float32 ? 1e-5 : d == float16 ? 2e-3 : 1e-2;
-}
-
 void check(const array& a, const array& b) {
   SCOPED_TRACE(fmt::format("{} {} @ {} {}", a.dtype(), shape_string(a.shape()), b.dtype(),
                            shape_string(b.shape())));
@@ -96,7 +80,7 @@ void check(const array& a, const array& b) {
   ASSERT_EQ(got.size(), want.size());
   // Relative to the size of the terms (sums of K products of magnitude <= 4).
   const int K = a.shape(-1);
-  const double t = tol(out.dtype());
+  const double t = accumulation_tolerance(out.dtype());
   for (size_t i = 0; i < got.size(); ++i) {
     EXPECT_NEAR(got[i], want[i], t * (std::abs(want[i]) + 1) + 1e-6 * K) << "at " << i;
   }

@@ -12,8 +12,11 @@
 
 #include "mlx_lite/mlx_lite.h"
 #include "mlx_lite/primitives/random.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
+using test_util::error_of;
+using test_util::values_as;
 
 namespace {
 
@@ -64,29 +67,12 @@ std::vector<uint32_t> ref_bits(uint32_t k0, uint32_t k1, size_t n, int width) {
   return out;
 }
 
-// The elements of `a` in row-major order, read through its strides.
-template <typename T>
-std::vector<T> values(array a) {
-  a.eval();
-  const T* p = a.data<T>();
-  std::vector<T> out(a.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    int64_t loc = 0, rem = static_cast<int64_t>(i);
-    for (int d = a.ndim() - 1; d >= 0; --d) {
-      loc += (rem % a.shape(d)) * a.strides(d);
-      rem /= a.shape(d);
-    }
-    out[i] = p[loc];
-  }
-  return out;
-}
-
 std::vector<uint32_t> u32(array a) {
   if (a.dtype() == uint8) {
-    auto v = values<uint8_t>(a);
+    auto v = values_as<uint8_t>(a);
     return {v.begin(), v.end()};
   }
-  return values<uint32_t>(a);
+  return values_as<uint32_t>(a);
 }
 
 // A float32 array of `shape` holding `v` everywhere.
@@ -130,21 +116,11 @@ double ref_erfinv(double y) {
   return 0.5 * (lo + hi);
 }
 
-template <typename F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no std::invalid_argument thrown)";
-}
-
-#define EXPECT_INVALID(expr, fragment)                                             \
-  do {                                                                             \
-    EXPECT_THROW((void)(expr), std::invalid_argument);                             \
-    EXPECT_NE(message_of([&] { (void)(expr); }).find(fragment), std::string::npos) \
-        << message_of([&] { (void)(expr); });                                      \
+#define EXPECT_INVALID(expr, fragment)                                           \
+  do {                                                                           \
+    EXPECT_THROW((void)(expr), std::invalid_argument);                           \
+    EXPECT_NE(error_of([&] { (void)(expr); }).find(fragment), std::string::npos) \
+        << error_of([&] { (void)(expr); });                                      \
   } while (0)
 
 }  // namespace
@@ -209,8 +185,8 @@ TEST(Random, GlobalSeed) {
   EXPECT_EQ(y.item<uint32_t>(), random::bits({}, random::split(kept).second).item<uint32_t>());
   // Samplers without a key draw from the same sequence.
   random::seed(4);
-  auto u = values<float>(random::uniform({5}));
-  auto expect = values<float>(random::uniform({5}, given));
+  auto u = values_as<float>(random::uniform({5}));
+  auto expect = values_as<float>(random::uniform({5}, given));
   EXPECT_EQ(u, expect);
 }
 
@@ -235,8 +211,8 @@ TEST(Random, SplitKeysAreIndependent) {
   EXPECT_EQ(u32(k1), u32(r1.first));
   EXPECT_EQ(u32(k2), u32(r1.second));
   const int n = 100000;
-  auto a = values<float>(random::uniform({n}, k1));
-  auto b = values<float>(random::uniform({n}, k2));
+  auto a = values_as<float>(random::uniform({n}, k1));
+  auto b = values_as<float>(random::uniform({n}, k2));
   double ma = mean_of(a), mb = mean_of(b), cov = 0;
   for (int i = 0; i < n; ++i) cov += (a[i] - ma) * (b[i] - mb);
   double corr = cov / n / std::sqrt(var_of(a) * var_of(b));
@@ -378,7 +354,7 @@ TEST(Random, UniformKnownValues) {
   EXPECT_EQ(x.item<float>(), to_float(1797259609u));
   EXPECT_EQ(random::uniform({}, random::key(1)).item<float>(), to_float(507451445u));
   EXPECT_EQ(
-      values<float>(random::uniform({3, 1}, random::key(0))),
+      values_as<float>(random::uniform({3, 1}, random::key(0))),
       (std::vector<float>{to_float(4146024105u), to_float(1351547692u), to_float(2718843009u)}));
   EXPECT_EQ(random::uniform({0}).size(), 0u);
 }
@@ -387,8 +363,8 @@ TEST(Random, UniformFloat32MatchesReference) {
   const int n = 1001;
   auto key = random::key(2024);
   auto bits = ref_bits(0, 2024, n, 4);
-  auto u = values<float>(random::uniform({n}, key));
-  auto s = values<float>(random::uniform(-2.5f, 4.0f, {n}, float32, key));
+  auto u = values_as<float>(random::uniform({n}, key));
+  auto s = values_as<float>(random::uniform(-2.5f, 4.0f, {n}, float32, key));
   for (int i = 0; i < n; ++i) {
     ASSERT_EQ(u[i], ref_unit(bits[i])) << i;
     ASSERT_EQ(s[i], 6.5f * ref_unit(bits[i]) + -2.5f) << i;
@@ -401,7 +377,7 @@ TEST(Random, UniformBroadcastsLowAndHigh) {
   // low (3, 1), high (1, 4) -> (3, 4).
   auto low = array({-1.0f, 0.0f, 10.0f}, {3, 1});
   auto high = array({1.0f, 2.0f, 3.0f, 20.0f}, {1, 4});
-  auto u = values<float>(random::uniform(low, high, {3, 4}, float32, key));
+  auto u = values_as<float>(random::uniform(low, high, {3, 4}, float32, key));
   const float lo[3] = {-1, 0, 10}, hi[4] = {1, 2, 3, 20};
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 4; ++j) {
@@ -412,12 +388,12 @@ TEST(Random, UniformBroadcastsLowAndHigh) {
   // as their contiguous equivalents.
   auto low_t = transpose(array({-1.0f, 0.0f, 10.0f, 1.0f, 2.0f, 3.0f}, {2, 3}));  // (3, 2)
   auto high_r = slice(array({5.0f, 6.0f}), {1}, {-3}, {-1});                      // [6, 5]
-  auto a = values<float>(random::uniform(low_t, high_r, {4, 3, 2}, float32, key));
-  auto b = values<float>(random::uniform(array({-1.0f, 1.0f, 0.0f, 2.0f, 10.0f, 3.0f}, {3, 2}),
-                                         array({6.0f, 5.0f}), {4, 3, 2}, float32, key));
+  auto a = values_as<float>(random::uniform(low_t, high_r, {4, 3, 2}, float32, key));
+  auto b = values_as<float>(random::uniform(array({-1.0f, 1.0f, 0.0f, 2.0f, 10.0f, 3.0f}, {3, 2}),
+                                            array({6.0f, 5.0f}), {4, 3, 2}, float32, key));
   EXPECT_EQ(a, b);
   // Integer bounds are cast to the dtype.
-  auto c = values<float>(random::uniform(array(-1), array(5), {1000}, float32, key));
+  auto c = values_as<float>(random::uniform(array(-1), array(5), {1000}, float32, key));
   for (float v : c) {
     EXPECT_GE(v, -1.0f);
     EXPECT_LT(v, 5.0f);
@@ -428,8 +404,8 @@ TEST(Random, UniformWithDoubleBounds) {
   // MLX code writes bounds as double literals (uniform(-1.0, 5.0, ...)); they
   // must be taken as those values. Needs array(double) to convert the double.
   auto key = random::key(9);
-  auto a = values<float>(random::uniform(-1.0, 5.0, {100}, float32, key));
-  auto b = values<float>(random::uniform(-1.0f, 5.0f, {100}, float32, key));
+  auto a = values_as<float>(random::uniform(-1.0, 5.0, {100}, float32, key));
+  auto b = values_as<float>(random::uniform(-1.0f, 5.0f, {100}, float32, key));
   EXPECT_EQ(a, b);
 }
 
@@ -440,7 +416,7 @@ TEST(Random, UniformHalfTypesMatchReference) {
   {
     auto h = random::uniform({n}, float16, key);
     EXPECT_EQ(h.dtype(), float16);
-    auto v = values<float16_t>(h);
+    auto v = values_as<float16_t>(h);
     const float below = float16_t::from_bits(0x3BFF);
     for (int i = 0; i < n; ++i) {
       float u = float(float16_t(std::min(static_cast<float>(bits[i]) / 4294967295.0f, below)));
@@ -449,7 +425,7 @@ TEST(Random, UniformHalfTypesMatchReference) {
       ASSERT_GE(float(v[i]), 0.0f);
     }
     // With bounds: range and low in float16, each op rounded to float16.
-    auto w = values<float16_t>(random::uniform(array(-0.1f), array(0.3f), {n}, float16, key));
+    auto w = values_as<float16_t>(random::uniform(array(-0.1f), array(0.3f), {n}, float16, key));
     const float lo = float16_t(-0.1f), range = float16_t(float(float16_t(0.3f)) - lo);
     for (int i = 0; i < n; ++i) {
       float u = float(float16_t(std::min(static_cast<float>(bits[i]) / 4294967295.0f, below)));
@@ -460,7 +436,7 @@ TEST(Random, UniformHalfTypesMatchReference) {
   {
     auto h = random::uniform({n}, bfloat16, key);
     EXPECT_EQ(h.dtype(), bfloat16);
-    auto v = values<bfloat16_t>(h);
+    auto v = values_as<bfloat16_t>(h);
     const float below = bfloat16_t::from_bits(0x3F7F);
     double sum = 0;
     for (int i = 0; i < n; ++i) {
@@ -475,10 +451,10 @@ TEST(Random, UniformHalfTypesMatchReference) {
 
 TEST(Random, UniformStatistics) {
   const int n = 100000;
-  auto u = values<float>(random::uniform({n}, random::key(123)));
+  auto u = values_as<float>(random::uniform({n}, random::key(123)));
   EXPECT_NEAR(mean_of(u), 0.5, 5e-3);
   EXPECT_NEAR(var_of(u), 1.0 / 12, 2e-3);
-  auto r = values<float>(random::uniform(-3.0f, 5.0f, {n}, float32, random::key(124)));
+  auto r = values_as<float>(random::uniform(-3.0f, 5.0f, {n}, float32, random::key(124)));
   for (float v : r) {
     ASSERT_GE(v, -3.0f);
     ASSERT_LT(v, 5.0f);
@@ -495,10 +471,10 @@ TEST(Random, NormalIsSqrt2ErfinvOfUniform) {
   auto key = random::key(31);
   auto x = random::normal({n}, key);
   EXPECT_EQ(x.dtype(), float32);
-  auto got = values<float>(x);
-  auto u = values<float>(
+  auto got = values_as<float>(x);
+  auto u = values_as<float>(
       random::uniform(array(std::nextafter(-1.0f, 0.0f)), array(1.0f), {n}, float32, key));
-  auto e = values<float>(
+  auto e = values_as<float>(
       erfinv(random::uniform(array(std::nextafter(-1.0f, 0.0f)), array(1.0f), {n}, float32, key)));
   const float sqrt2 = std::sqrt(2.0f);
   auto bits = ref_bits(0, 31, n, 4);
@@ -515,28 +491,28 @@ TEST(Random, NormalIsSqrt2ErfinvOfUniform) {
 
 TEST(Random, NormalLocScale) {
   auto key = random::key(0);
-  auto a = values<float>(random::normal({3, 2}, float32, 1.0f, 2.0f, key));
-  auto b = values<float>(random::normal({3, 2}, key));
+  auto a = values_as<float>(random::normal({3, 2}, float32, 1.0f, 2.0f, key));
+  auto b = values_as<float>(random::normal({3, 2}, key));
   for (int i = 0; i < 6; ++i) EXPECT_NEAR(a[i], 2.0f * b[i] + 1.0f, 1e-5);
   // Array loc and scale, broadcast: loc (3, 1), scale (2).
   auto loc = array({0.0f, 10.0f, -10.0f}, {3, 1});
   auto scale = array({1.0f, 0.5f});
-  auto c = values<float>(random::normal({3, 2}, float32, loc, scale, key));
+  auto c = values_as<float>(random::normal({3, 2}, float32, loc, scale, key));
   const float l[3] = {0, 10, -10}, sc[2] = {1, 0.5};
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 2; ++j) EXPECT_NEAR(c[i * 2 + j], l[i] + sc[j] * b[i * 2 + j], 1e-5);
   }
   // loc 0 and scale 1 are the standard normal, bit for bit.
-  EXPECT_EQ(values<float>(random::normal({3, 2}, float32, 0.0f, 1.0f, key)), b);
+  EXPECT_EQ(values_as<float>(random::normal({3, 2}, float32, 0.0f, 1.0f, key)), b);
 }
 
 TEST(Random, NormalStatistics) {
   const int n = 100000;
-  auto x = values<float>(random::normal({n}, random::key(128291)));
+  auto x = values_as<float>(random::normal({n}, random::key(128291)));
   for (float v : x) ASSERT_TRUE(std::isfinite(v));
   EXPECT_NEAR(mean_of(x), 0.0, 0.015);
   EXPECT_NEAR(var_of(x), 1.0, 0.02);
-  auto y = values<float>(random::normal({n}, float32, 3.0f, 0.5f, random::key(5)));
+  auto y = values_as<float>(random::normal({n}, float32, 3.0f, 0.5f, random::key(5)));
   EXPECT_NEAR(mean_of(y), 3.0, 0.01);
   EXPECT_NEAR(var_of(y), 0.25, 0.006);
 }
@@ -544,12 +520,12 @@ TEST(Random, NormalStatistics) {
 TEST(Random, NormalHalfTypes) {
   const int n = 20000;
   auto key = random::key(128291);
-  auto e = values<float>(
+  auto e = values_as<float>(
       erfinv(random::uniform(array(std::nextafter(-1.0f, 0.0f)), array(1.0f), {n}, float32, key)));
   {
     auto h = random::normal({n}, float16, key);
     EXPECT_EQ(h.dtype(), float16);
-    auto v = values<float16_t>(h);
+    auto v = values_as<float16_t>(h);
     const float sqrt2 = float16_t(std::sqrt(2.0f));
     std::vector<float> f(n);
     for (int i = 0; i < n; ++i) {
@@ -563,7 +539,7 @@ TEST(Random, NormalHalfTypes) {
   {
     auto h = random::normal({n}, bfloat16, 1.0f, 2.0f, key);
     EXPECT_EQ(h.dtype(), bfloat16);
-    auto v = values<bfloat16_t>(h);
+    auto v = values_as<bfloat16_t>(h);
     // MLX: (sqrt(2) * scale) * erfinv(u) + loc, every op rounded to bfloat16.
     const float applied = bfloat16_t(float(bfloat16_t(std::sqrt(2.0f))) * 2.0f);
     std::vector<float> f(n);

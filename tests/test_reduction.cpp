@@ -7,29 +7,17 @@
 #include <limits>
 #include <random>
 
-#include "backend/cpu/strided.h"
 #include "mlx_lite/mlx_lite.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
+using test_util::accumulation_tolerance;
+using test_util::values;
 
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-// The logical (row-major) values of `a`, read through its strides.
-std::vector<double> values(array a) {
-  a.eval();
-  std::vector<double> out(a.size());
-  dispatch_dtype(a.dtype(), [&]<typename T>() {
-    auto* p = static_cast<const T*>(a.raw_data());
-    for (size_t i = 0; i < a.size(); ++i) {
-      out[i] = static_cast<double>(
-          static_cast<compute_type_t<T>>(p[cpu::elem_to_loc(i, a.shape(), a.strides())]));
-    }
-  });
-  return out;
-}
 
 // Random values exactly representable in every dtype: small integers
 // (non-negative for unsigned), 0/1 for bool, multiples of 1/64 in [-2, 2) for floats.
@@ -54,14 +42,6 @@ array random_array(const Shape& shape, Dtype dtype, unsigned seed = 0, bool for_
       x = (static_cast<int>(gen() % 256) - 128) / 64.0f;
   }
   return array(v.begin(), shape, dtype);
-}
-
-// Relative tolerance of a result of dtype d.
-double tol(Dtype d) {
-  if (d == float32) return 1e-5;
-  if (d == float16) return 2e-3;
-  if (d == bfloat16) return 1e-2;
-  return 0;
 }
 
 void expect_close(const std::vector<double>& got, const std::vector<double>& want, double rtol,
@@ -183,7 +163,7 @@ void check_all_ops(const View& view, const Shape& base_shape, Dtype dtype,
       EXPECT_EQ(out.dtype(), expected_dtype(c.name, a.dtype()));
       EXPECT_EQ(out.shape(), expected_shape(a.shape(), axes, keepdims));
       auto want = ref_reduce(x, a.shape(), axes, c.init, c.f);
-      expect_close(values(out), want, tol(out.dtype()));
+      expect_close(values(out), want, accumulation_tolerance(out.dtype()));
     }
   }
 }
@@ -387,7 +367,7 @@ TEST(MeanVar, AgainstReference) {
       for (size_t i = 0; i < s.size(); ++i) mu[i] = s[i] / n;
       auto m = mean(a, axes);
       EXPECT_EQ(m.dtype(), ft);
-      expect_close(values(m), mu, tol(ft) * 2);
+      expect_close(values(m), mu, accumulation_tolerance(ft) * 2);
       // Variance from the squared deviations from the reference mean.
       auto slot = slots(a.shape(), axes);
       auto sq = x;
@@ -399,7 +379,8 @@ TEST(MeanVar, AgainstReference) {
         auto v = var(a, axes, true, ddof);
         EXPECT_EQ(v.dtype(), ft);
         EXPECT_EQ(v.shape(), expected_shape(a.shape(), axes, true));
-        expect_close(values(v), want, tol(ft) * 4, tol(ft) * 4);
+        expect_close(values(v), want, accumulation_tolerance(ft) * 4,
+                     accumulation_tolerance(ft) * 4);
       }
     }
   }
@@ -447,7 +428,8 @@ TEST(Cumsum, AxesDirectionsDtypesLayouts) {
             EXPECT_EQ(out.dtype(), dtype == bool_ ? int32 : dtype);
             EXPECT_EQ(out.shape(), a.shape());
             expect_close(values(out), ref_cumsum(x, a.shape(), axis, reverse, inclusive),
-                         tol(out.dtype()) * 2, tol(out.dtype()) * 4);
+                         accumulation_tolerance(out.dtype()) * 2,
+                         accumulation_tolerance(out.dtype()) * 4);
           }
         }
       }
@@ -488,9 +470,10 @@ TEST(Softmax, MatchesReferenceAndRowsSumToOne) {
           Dtype ft = is_floating_point(dtype) ? dtype : float32;
           EXPECT_EQ(out.dtype(), ft);
           EXPECT_EQ(out.shape(), a.shape());
-          expect_close(values(out), ref_softmax(x, a.shape(), axes), tol(ft) * 2, 1e-6);
+          expect_close(values(out), ref_softmax(x, a.shape(), axes), accumulation_tolerance(ft) * 2,
+                       1e-6);
           auto total = values(sum(astype(out, float32), axes));
-          for (double t : total) EXPECT_NEAR(t, 1.0, tol(ft) * 10);
+          for (double t : total) EXPECT_NEAR(t, 1.0, accumulation_tolerance(ft) * 10);
         }
       }
     }
@@ -519,7 +502,7 @@ TEST(LogSumExp, StableAndHandlesInfinities) {
           auto s = ref_reduce(x, a.shape(), axes, 0,
                               [](double acc, double v) { return acc + std::exp(v); });
           for (auto& v : s) v = std::log(v);
-          expect_close(values(out), s, tol(ft) * 2, tol(ft));
+          expect_close(values(out), s, accumulation_tolerance(ft) * 2, accumulation_tolerance(ft));
         }
       }
     }

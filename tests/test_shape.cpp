@@ -7,67 +7,14 @@
 #include <vector>
 
 #include "mlx_lite/mlx_lite.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
-
-namespace {
-
-// Elements of `a` in row-major order as doubles, read through a's own
-// strides and offset with a plain loop (independent of the library's walkers).
-std::vector<double> values(array a) {
-  a.eval();
-  std::vector<double> out;
-  dispatch_dtype(a.dtype(), [&]<typename T>() {
-    const T* p = static_cast<const T*>(a.raw_data());
-    for (int64_t i = 0; i < static_cast<int64_t>(a.size()); ++i) {
-      int64_t rem = i, loc = 0;
-      for (int d = a.ndim() - 1; d >= 0; --d) {
-        loc += (rem % a.shape(d)) * a.strides()[d];
-        rem /= a.shape(d);
-      }
-      out.push_back(static_cast<double>(static_cast<compute_type_t<T>>(p[loc])));
-    }
-  });
-  return out;
-}
-
-// A row-contiguous array of small integers (exact in every dtype), varied so
-// that misplaced elements show.
-array make(const Shape& shape, Dtype dtype, int seed = 0) {
-  int64_t n = 1;
-  for (auto d : shape) n *= d;
-  std::vector<float> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7 + seed) % 101);
-  return array(v.begin(), shape, dtype);
-}
-
-std::vector<int> unravel(int64_t i, const Shape& shape) {
-  std::vector<int> idx(shape.size());
-  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-    idx[d] = static_cast<int>(i % shape[d]);
-    i /= shape[d];
-  }
-  return idx;
-}
-
-int64_t ravel(const std::vector<int>& idx, const Shape& shape) {
-  int64_t i = 0;
-  for (size_t d = 0; d < shape.size(); ++d) i = i * shape[d] + idx[d];
-  return i;
-}
-
-// The exception message `f` throws (std::invalid_argument), or "" if none.
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
+using test_util::error_of;
+using test_util::make;
+using test_util::ravel;
+using test_util::unravel;
+using test_util::values;
 
 namespace {
 
@@ -290,7 +237,7 @@ TEST(Stack, NewAxis) {
         auto xv = values(xs[k]);
         for (int i = 0; i < 2; ++i)
           for (int j = 0; j < 3; ++j) {
-            std::vector<int> idx = {i, j};
+            std::vector<int64_t> idx = {i, j};
             idx.insert(idx.begin() + ax, static_cast<int>(k));
             EXPECT_EQ(sv[ravel(idx, want)], xv[i * 3 + j]) << dt << " axis " << axis;
           }

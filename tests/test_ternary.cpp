@@ -7,10 +7,10 @@
 #include <limits>
 
 #include "mlx_lite/primitives/ternary.h"
-#include "tests/elementwise_test_util.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
-using namespace elementwise_test;
+using namespace test_util;
 
 namespace {
 
@@ -109,7 +109,7 @@ TEST(Where, BroadcastsAllThree) {
 TEST(Where, BroadcastErrorNamesTheShapes) {
   array cond = make_array({1, 0}, {2}, bool_);
   array x = make_array({1, 2, 3}, {3}, float32);
-  auto msg = error_message([&] { where(cond, x, array(0.0f)); });
+  auto msg = error_of([&] { where(cond, x, array(0.0f)); });
   EXPECT_EQ(msg.substr(0, 1), "[") << msg;
   EXPECT_NE(msg.find("(2,)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(3,)"), std::string::npos) << msg;
@@ -181,7 +181,7 @@ TEST(Clip, ArrayBoundsBroadcastAndPromote) {
 }
 
 TEST(Clip, NoBoundThrows) {
-  auto msg = error_message([] { clip(array({1.0f})); });
+  auto msg = error_of([] { clip(array({1.0f})); });
   EXPECT_NE(msg.find("[clip]"), std::string::npos) << msg;
   EXPECT_NE(msg.find("a_min"), std::string::npos) << msg;
   EXPECT_NE(msg.find("a_max"), std::string::npos) << msg;

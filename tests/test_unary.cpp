@@ -6,10 +6,10 @@
 #include <cmath>
 #include <limits>
 
-#include "tests/elementwise_test_util.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
-using namespace elementwise_test;
+using namespace test_util;
 
 namespace {
 
@@ -39,14 +39,6 @@ double input(Domain d, Dtype dt, int i) {
       return fl ? (k - 20) / 20.5 * 0.99 : 0;
   }
   return 0;
-}
-
-// An integer result as the dtype stores it: modular for the integer types.
-double wrap(double v, Dtype dt) {
-  if (dt == bool_) return v != 0;
-  return dispatch_dtype(dt, [&]<typename T>() {
-    return static_cast<double>(static_cast<T>(static_cast<int64_t>(v)));
-  });
 }
 
 // erfinv in double by bisection on std::erf (monotonic), an independent reference.
@@ -175,7 +167,7 @@ TEST(Unary, ScalarAndEmptyInputs) {
 }
 
 TEST(Unary, NegativeOfBoolThrows) {
-  auto msg = error_message([] { negative(array({true, false})); });
+  auto msg = error_of([] { negative(array({true, false})); });
   EXPECT_NE(msg.find("[negative]"), std::string::npos) << msg;
   EXPECT_NE(msg.find("bool"), std::string::npos) << msg;
 }
@@ -351,7 +343,7 @@ TEST(Astype, SameDtypeIsTheSameArray) {
 
 TEST(Astype, UnknownDtypeThrows) {
   Dtype bad{Dtype::Val::float32, 3};
-  auto msg = error_message([&] { astype(array({1.0f}), bad); });
+  auto msg = error_of([&] { astype(array({1.0f}), bad); });
   EXPECT_NE(msg.find("[astype]"), std::string::npos) << msg;
 }
 

@@ -4,25 +4,12 @@
 #include <numeric>
 
 #include "mlx_lite/mlx_lite.h"
+#include "tests/test_util.h"
 
 using namespace mlx_lite;
+using test_util::values_as;
 
 namespace {
-
-// The elements of `a` in logical (row-major) order, read through its strides.
-std::vector<int> values(array a) {
-  a.eval();
-  std::vector<int> out;
-  const int32_t* p = a.data<int32_t>();
-  std::vector<int> idx(a.ndim(), 0);
-  for (size_t n = 0; n < a.size(); ++n) {
-    int64_t off = 0;
-    for (int d = 0; d < a.ndim(); ++d) off += idx[d] * a.strides()[d];
-    out.push_back(p[off]);
-    for (int d = a.ndim() - 1; d >= 0 && ++idx[d] == a.shape(d); --d) idx[d] = 0;
-  }
-  return out;
-}
 
 bool shares_buffer(array a, array b) {
   eval({a, b});
@@ -43,7 +30,7 @@ TEST(Views, SliceWithStepsSharesBuffer) {
   array a = iota({4, 5});
   array s = slice(a, {1, 0}, {4, 5}, {2, 2});
   EXPECT_EQ(s.shape(), (Shape{2, 3}));
-  EXPECT_EQ(values(s), (std::vector<int>{5, 7, 9, 15, 17, 19}));
+  EXPECT_EQ(values_as<int32_t>(s), (std::vector<int>{5, 7, 9, 15, 17, 19}));
   EXPECT_TRUE(shares_buffer(a, s));
   EXPECT_EQ(s.offset(), 5);
   EXPECT_EQ(s.strides(), (Strides{10, 2}));
@@ -51,20 +38,20 @@ TEST(Views, SliceWithStepsSharesBuffer) {
 
 TEST(Views, NegativeStepsWalkBackwards) {
   array a = iota({6});
-  EXPECT_EQ(values(slice(a, {-1}, {-7}, {-1})), (std::vector<int>{5, 4, 3, 2, 1, 0}));
-  EXPECT_EQ(values(slice(a, {5}, {0}, {-2})), (std::vector<int>{5, 3, 1}));
-  EXPECT_EQ(values(slice(a, {100}, {-100}, {-3})), (std::vector<int>{5, 2}));
+  EXPECT_EQ(values_as<int32_t>(slice(a, {-1}, {-7}, {-1})), (std::vector<int>{5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(values_as<int32_t>(slice(a, {5}, {0}, {-2})), (std::vector<int>{5, 3, 1}));
+  EXPECT_EQ(values_as<int32_t>(slice(a, {100}, {-100}, {-3})), (std::vector<int>{5, 2}));
   array m = iota({3, 4});
   array r = slice(m, {2, 3}, {-4, -5}, {-1, -1});  // m[::-1, ::-1]
-  EXPECT_EQ(values(r), (std::vector<int>{11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(values_as<int32_t>(r), (std::vector<int>{11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}));
   EXPECT_TRUE(shares_buffer(m, r));
   // A slice of a slice composes strides and offsets.
-  EXPECT_EQ(values(slice(r, {0, 1}, {3, 4}, {2, 2})), (std::vector<int>{10, 8, 2, 0}));
+  EXPECT_EQ(values_as<int32_t>(slice(r, {0, 1}, {3, 4}, {2, 2})), (std::vector<int>{10, 8, 2, 0}));
 }
 
 TEST(Views, SliceClampsLikePythonAndAllowsEmpty) {
   array a = iota({5});
-  EXPECT_EQ(values(slice(a, {-100}, {100})), (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(values_as<int32_t>(slice(a, {-100}, {100})), (std::vector<int>{0, 1, 2, 3, 4}));
   EXPECT_EQ(slice(a, {3}, {1}).size(), 0u);
   EXPECT_EQ(slice(a, {1}, {3}, {-1}).size(), 0u);
 }
@@ -92,17 +79,17 @@ TEST(Views, LastAxisSelectionOfTheSeed) {
     want_x.push_back(2 * i);
     want_y.push_back(2 * i + 1);
   }
-  EXPECT_EQ(values(gx), want_x);
-  EXPECT_EQ(values(gy), want_y);
+  EXPECT_EQ(values_as<int32_t>(gx), want_x);
+  EXPECT_EQ(values_as<int32_t>(gy), want_y);
 }
 
 TEST(Views, TransposeBroadcastExpandSqueezeShare) {
   array a = iota({2, 3});
   array t = transpose(a);
-  EXPECT_EQ(values(t), (std::vector<int>{0, 3, 1, 4, 2, 5}));
+  EXPECT_EQ(values_as<int32_t>(t), (std::vector<int>{0, 3, 1, 4, 2, 5}));
   EXPECT_TRUE(shares_buffer(a, t));
   array b = broadcast_to(iota({3}), {2, 3});
-  EXPECT_EQ(values(b), (std::vector<int>{0, 1, 2, 0, 1, 2}));
+  EXPECT_EQ(values_as<int32_t>(b), (std::vector<int>{0, 1, 2, 0, 1, 2}));
   EXPECT_EQ(b.strides(), (Strides{0, 1}));
   EXPECT_EQ(b.shape(), (Shape{2, 3}));
   array e = expand_dims(a, 1);
@@ -124,13 +111,13 @@ TEST(Views, ReshapeIsAViewWhenStridesAllowElseACopy) {
   array s = slice(a, {0, 0}, {4, 6}, {2, 1});  // rows 0 and 2: strides (12, 1)
   array rs = reshape(s, {2, 2, 3});
   EXPECT_TRUE(shares_buffer(a, rs));
-  EXPECT_EQ(values(rs), (std::vector<int>{0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17}));
+  EXPECT_EQ(values_as<int32_t>(rs), (std::vector<int>{0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17}));
   // Flattening a transpose cannot be a view: it copies.
   array t = transpose(a);
   array f = reshape(t, {24});
   EXPECT_FALSE(shares_buffer(a, f));
-  EXPECT_EQ(values(f)[1], 6);
-  EXPECT_EQ(values(f)[4], 1);
+  EXPECT_EQ(values_as<int32_t>(f)[1], 6);
+  EXPECT_EQ(values_as<int32_t>(f)[4], 1);
   // -1 infers a dimension.
   EXPECT_EQ(reshape(a, {-1, 8}).shape(), (Shape{3, 8}));
   EXPECT_THROW(reshape(a, {5, 5}), std::invalid_argument);
@@ -147,12 +134,12 @@ TEST(Views, ContiguousCopiesOnlyWhenNeeded) {
   array c = contiguous(t);
   EXPECT_FALSE(shares_buffer(c, a));
   EXPECT_TRUE(c.flags().row_contiguous);
-  EXPECT_EQ(values(c), values(t));
+  EXPECT_EQ(values_as<int32_t>(c), values_as<int32_t>(t));
   EXPECT_TRUE(shares_buffer(contiguous(t, /*allow_col_major=*/true), a));
   array b = broadcast_to(iota({4}), {3, 4});
   array cb = contiguous(b);
   EXPECT_FALSE(shares_buffer(cb, b));
-  EXPECT_EQ(values(cb), values(b));
+  EXPECT_EQ(values_as<int32_t>(cb), values_as<int32_t>(b));
   EXPECT_FALSE(shares_buffer(copy(a), a));
 }
 
@@ -164,5 +151,5 @@ TEST(Views, OpsReadViewsWithoutCopying) {
   eval(s);
   EXPECT_EQ(get_active_memory(), before);  // views allocate nothing
   array sum_view = s + s;
-  EXPECT_EQ(values(sum_view), (std::vector<int>{22, 6, 20, 4, 18, 2, 16, 0}));
+  EXPECT_EQ(values_as<int32_t>(sum_view), (std::vector<int>{22, 6, 20, 4, 18, 2, 16, 0}));
 }

@@ -1,5 +1,6 @@
 #include "backend/vulkan/encoder.h"
 
+#include <absl/container/inlined_vector.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -45,18 +46,32 @@ Encoder::Encoder() : device_(Device::get()) {
   pool_ = vk::raii::CommandPool(
       d, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
                                    device_.queue_family()));
-  commands_ = std::move(vk::raii::CommandBuffers(
-      d, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1))[0]);
-  fence_ = vk::raii::Fence(d, vk::FenceCreateInfo());
+  vk::raii::CommandBuffers buffers(
+      d, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 2));
+  for (size_t i = 0; i < batches_.size(); ++i) {
+    batches_[i].commands = std::move(buffers[i]);
+    batches_[i].fence = vk::raii::Fence(d, vk::FenceCreateInfo());
+  }
+}
+
+void Encoder::begin_if_needed() {
+  if (recording_) return;
+  auto& cb = batches_[current_].commands;
+  cb.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+  // Orders this batch after the writes of batches submitted before it.
+  vk::MemoryBarrier barrier(vk::AccessFlagBits::eShaderWrite,
+                            vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
+  cb.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
+                     vk::PipelineStageFlagBits::eComputeShader, {}, barrier, {}, {});
+  recording_ = true;
+  bound_ = nullptr;
 }
 
 Encoder::Pipeline& Encoder::pipeline(const std::string& shader, const std::vector<uint32_t>& spec,
                                      size_t num_bindings) {
   std::string key = shader;
-  for (auto v : spec) key += fmt::format(":{}", v);
-  for (auto& [k, p] : pipelines_) {
-    if (k == key) return *p;
-  }
+  key.append(reinterpret_cast<const char*>(spec.data()), spec.size() * sizeof(uint32_t));
+  if (auto it = pipelines_.find(key); it != pipelines_.end()) return *it->second;
   const auto& d = device_.device();
   auto p = std::make_unique<Pipeline>();
   std::vector<vk::DescriptorSetLayoutBinding> slots;
@@ -79,8 +94,7 @@ Encoder::Pipeline& Encoder::pipeline(const std::string& shader, const std::vecto
                                           &spec_info);
   p->pipeline =
       vk::raii::Pipeline(d, nullptr, vk::ComputePipelineCreateInfo({}, stage, *p->layout));
-  pipelines_.emplace_back(key, std::move(p));
-  return *pipelines_.back().second;
+  return *pipelines_.emplace(std::move(key), std::move(p)).first->second;
 }
 
 void Encoder::barrier_if_needed(const std::vector<Binding>& bindings) {
@@ -97,8 +111,9 @@ void Encoder::barrier_if_needed(const std::vector<Binding>& bindings) {
   if (needed) {
     vk::MemoryBarrier barrier(vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eShaderRead,
                               vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
-    commands_.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
-                              vk::PipelineStageFlagBits::eComputeShader, {}, barrier, {}, {});
+    batches_[current_].commands.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
+                                                vk::PipelineStageFlagBits::eComputeShader, {},
+                                                barrier, {}, {});
     written_.clear();
     read_.clear();
   }
@@ -121,61 +136,97 @@ void Encoder::dispatch(const std::string& shader, const std::vector<uint32_t>& s
                     threads, groups, group_size));
   }
   auto& p = pipeline(shader, spec, bindings.size());
-  if (!recording_) {
-    commands_.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-    recording_ = true;
-  }
+  begin_if_needed();
   barrier_if_needed(bindings);
-  std::vector<vk::DescriptorBufferInfo> infos;
-  infos.reserve(bindings.size());
+  absl::InlinedVector<vk::DescriptorBufferInfo, 8> infos;
   for (const auto& b : bindings) infos.emplace_back(b.buffer, b.offset, b.range);
-  std::vector<vk::WriteDescriptorSet> writes;
+  absl::InlinedVector<vk::WriteDescriptorSet, 8> writes;
   for (uint32_t i = 0; i < infos.size(); ++i) {
     writes.emplace_back(nullptr, i, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &infos[i]);
   }
-  commands_.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline);
-  commands_.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, *p.layout, 0, writes);
-  commands_.dispatch(static_cast<uint32_t>(gx), static_cast<uint32_t>(gy), 1);
+  auto& cb = batches_[current_].commands;
+  if (bound_ != *p.pipeline) {  // chains of one op rebind nothing
+    cb.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline);
+    bound_ = *p.pipeline;
+  }
+  cb.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, *p.layout, 0,
+                          vk::ArrayProxy<const vk::WriteDescriptorSet>(
+                              static_cast<uint32_t>(writes.size()), writes.data()));
+  cb.dispatch(static_cast<uint32_t>(gx), static_cast<uint32_t>(gy), 1);
   ++recorded_;
 }
 
 Binding Encoder::metadata(const std::vector<int64_t>& words) {
   // A kernel asks for its metadata before it dispatches, so this is where a
-  // full batch is submitted (not in dispatch(), which would free the
-  // metadata of the dispatch being recorded).
-  if (recorded_ >= kMaxDispatches) finish();
-  auto buffer = allocator::malloc(words.size() * sizeof(int64_t));
-  std::memcpy(buffer.raw_ptr(), words.data(), words.size() * sizeof(int64_t));
-  keep_alive(std::shared_ptr<void>(buffer.ptr(), [buffer](void*) { allocator::free(buffer); }));
-  const Block& b = block_of(buffer);
-  return {b.buffer, b.offset, b.capacity, false};
+  // full batch is submitted (not in dispatch(), which would separate the
+  // metadata from the dispatch that reads it).
+  if (recorded_ >= kMaxDispatches) submit();
+  constexpr size_t kArenaSize = size_t{64} << 10;
+  auto& batch = batches_[current_];
+  const size_t bytes = words.size() * sizeof(int64_t);
+  const size_t align = std::max<size_t>(16, device_.limits().min_storage_buffer_offset_alignment);
+  size_t start = (batch.arena_used + align - 1) / align * align;
+  if (!batch.arena || start + bytes > allocator::allocator().size(*batch.arena)) {
+    // A new arena; the old one stays alive with the work that reads it.
+    if (batch.arena) keep_alive(batch.arena);
+    auto buffer = allocator::malloc(std::max(kArenaSize, bytes));
+    batch.arena =
+        std::shared_ptr<allocator::Buffer>(new allocator::Buffer(buffer), [](allocator::Buffer* b) {
+          allocator::free(*b);
+          delete b;
+        });
+    start = 0;
+  }
+  std::memcpy(static_cast<char*>(batch.arena->raw_ptr()) + start, words.data(), bytes);
+  batch.arena_used = start + bytes;
+  const Block& b = block_of(*batch.arena);
+  return {b.buffer, b.offset + start, bytes, false};
 }
 
 void Encoder::keep_alive(std::shared_ptr<void> data) {
-  alive_.push_back(std::move(data));
+  batches_[current_].alive.push_back(std::move(data));
+}
+
+void Encoder::submit() {
+  if (!recording_) return;
+  auto& batch = batches_[current_];
+  // Make the shaders' writes visible to the host that may read them next.
+  vk::MemoryBarrier to_host(vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eHostRead);
+  batch.commands.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
+                                 vk::PipelineStageFlagBits::eHost, {}, to_host, {}, {});
+  batch.commands.end();
+  vk::CommandBuffer cb = *batch.commands;
+  device_.queue().submit(vk::SubmitInfo({}, {}, cb), *batch.fence);
+  batch.submitted = true;
+  recording_ = false;
+  recorded_ = 0;
+  written_.clear();
+  read_.clear();
+  current_ = 1 - current_;
+  wait(batches_[current_]);
+}
+
+void Encoder::wait(Batch& batch) {
+  if (!batch.submitted) return;
+  auto result = device_.device().waitForFences(*batch.fence, VK_TRUE, UINT64_MAX);
+  device_.device().resetFences(*batch.fence);
+  batch.commands.reset();
+  batch.submitted = false;
+  batch.alive.clear();
+  // Back to the allocator's cache, so an idle process holds no active memory;
+  // the next batch gets it back from there.
+  batch.arena.reset();
+  batch.arena_used = 0;
+  if (result != vk::Result::eSuccess) {
+    throw std::runtime_error("[gpu] Waiting for the GPU failed: " + vk::to_string(result));
+  }
 }
 
 void Encoder::finish() {
-  if (recording_) {
-    // Make the shaders' writes visible to the host that reads them next.
-    vk::MemoryBarrier to_host(vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eHostRead);
-    commands_.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
-                              vk::PipelineStageFlagBits::eHost, {}, to_host, {}, {});
-    commands_.end();
-    vk::CommandBuffer cb = *commands_;
-    device_.queue().submit(vk::SubmitInfo({}, {}, cb), *fence_);
-    recording_ = false;
-    recorded_ = 0;
-    written_.clear();
-    read_.clear();
-    auto result = device_.device().waitForFences(*fence_, VK_TRUE, UINT64_MAX);
-    device_.device().resetFences(*fence_);
-    commands_.reset();
-    if (result != vk::Result::eSuccess) {
-      throw std::runtime_error("[gpu] Waiting for the GPU failed: " + vk::to_string(result));
-    }
-  }
-  alive_.clear();
+  submit();
+  for (auto& batch : batches_) wait(batch);
+  // Buffers kept alive outside any dispatch (none recorded) go too.
+  batches_[current_].alive.clear();
 }
 
 }  // namespace mlx_lite::vulkan

@@ -8,12 +8,16 @@
 // completes.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
+#include "mlx_lite/allocator.h"
 #include "mlx_lite/array.h"
 
 namespace mlx_lite::vulkan {
@@ -50,30 +54,48 @@ class Encoder {
   Binding metadata(const std::vector<int64_t>& words);
 
   void keep_alive(std::shared_ptr<void> data);
-  bool has_pending_work() const { return recording_; }
+  bool has_pending_work() const {
+    return recording_ || batches_[0].submitted || batches_[1].submitted;
+  }
   // Submits what was recorded and waits for it; then frees what was kept alive.
   void finish();
 
  private:
   Encoder();
   struct Pipeline;
+  // A command buffer with what its work needs kept alive. Two alternate: the
+  // GPU runs one batch while the host records the next.
+  struct Batch {
+    vk::raii::CommandBuffer commands{nullptr};
+    vk::raii::Fence fence{nullptr};
+    bool submitted = false;
+    std::vector<std::shared_ptr<void>> alive;
+    // Metadata of the batch, bump-allocated from one buffer.
+    std::shared_ptr<allocator::Buffer> arena;
+    size_t arena_used = 0;
+  };
   Pipeline& pipeline(const std::string& shader, const std::vector<uint32_t>& spec,
                      size_t num_bindings);
   void barrier_if_needed(const std::vector<Binding>& bindings);
+  void begin_if_needed();
+  // Submits the batch being recorded without waiting, and makes the other
+  // batch current (waiting for it if it is still running).
+  void submit();
+  void wait(Batch& batch);
 
   Device& device_;
   vk::raii::CommandPool pool_{nullptr};
-  vk::raii::CommandBuffer commands_{nullptr};
-  vk::raii::Fence fence_{nullptr};
+  std::array<Batch, 2> batches_;
+  size_t current_ = 0;
   bool recording_ = false;
-  size_t recorded_ = 0;  // dispatches since the last submit
-  std::vector<std::shared_ptr<void>> alive_;
+  size_t recorded_ = 0;  // dispatches in the batch being recorded
+  vk::Pipeline bound_;   // the pipeline bound in the batch being recorded
   struct Region {
     vk::Buffer buffer;
     vk::DeviceSize begin, end;
   };
   std::vector<Region> written_, read_;  // since the last barrier
-  std::vector<std::pair<std::string, std::unique_ptr<Pipeline>>> pipelines_;
+  absl::flat_hash_map<std::string, std::unique_ptr<Pipeline>> pipelines_;
 };
 
 }  // namespace mlx_lite::vulkan

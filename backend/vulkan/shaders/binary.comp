@@ -1,34 +1,65 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // out[i] = f(a[i], b[i]) for the BinaryOp selected by OP (values of
-// mlx_lite::BinaryOp); the semantics are backend/cpu/binary.cpp's. OUT is
-// IN, or bool for the comparisons of non-bool inputs.
+// mlx_lite::BinaryOp), with backend/cpu/binary.cpp's semantics. Variants:
+// binary_<dtype> (OUT is IN) and binary_<dtype>_bool (OUT is bool: the six
+// comparisons of non-bool inputs).
 #include "common.glsl"
 
-layout(set = 0, binding = 1) readonly buffer A { IN_STORAGE a0[]; };
-layout(set = 0, binding = 2) readonly buffer B { IN_STORAGE b0[]; };
-layout(set = 0, binding = 3) writeonly buffer Out { OUT_STORAGE out0[]; };
+layout(set = 0, binding = 1) readonly buffer A { IN_ELEM a0[]; };
+layout(set = 0, binding = 2) readonly buffer B { IN_ELEM b0[]; };
+layout(set = 0, binding = 3) writeonly buffer Out { OUT_ELEM out0[]; };
 
 #define C IN_COMPUTE
 
 #if IN_KIND == 3
-// The C library's pow: negative bases take integer exponents only.
+// x^n by squaring: exact whenever the result is representable, where GLSL's
+// pow (exp2(y * log2(x)), error growing with |y log2 x|) is not.
+float pow_int(float x, int n) {
+  float result = 1.0;
+  for (int e = abs(n); e > 0; e >>= 1) {
+    if ((e & 1) != 0) result *= x;
+    x *= x;
+  }
+  return n < 0 ? 1.0 / result : result;
+}
+
+// The C library's powf on GLSL's pow, which is undefined for x < 0 and for
+// x == 0 with y <= 0 and need not get the special cases right. (GLSL has no
+// recursion, so |x| is computed on and the sign put back.)
 float pow_(float x, float y) {
-  if (y == 0.0) return 1.0;
+  const float inf = uintBitsToFloat(0x7f800000u);
+  if (y == 0.0 || x == 1.0) return 1.0;  // even for NaN
   if (isnan(x) || isnan(y)) return x + y;
-  if (x == 0.0) return y < 0.0 ? 1.0 / 0.0 : 0.0;
-  if (x > 0.0) return pow(x, y);
-  if (y != floor(y)) return 0.0 / 0.0;
-  float r = pow(-x, y);
-  return mod(y, 2.0) == 1.0 ? -r : r;
+  const bool y_int = floor(y) == y;  // inf counts as an even integer
+  // Odd integer exponents keep the sign of x (floats past 2^24 are even).
+  const bool y_odd = y_int && abs(y) < 16777216.0 && mod(y, 2.0) == 1.0;
+  const bool x_negative = (floatBitsToUint(x) >> 31) != 0u;  // -0.0 included
+  if (x < 0.0 && !y_int && !isinf(x)) return uintBitsToFloat(0x7fc00000u);  // (-inf)^y is not NaN
+  const float ax = abs(x);
+  float r;
+  if (ax == 0.0) {
+    r = y < 0.0 ? inf : 0.0;
+  } else if (ax == 1.0) {
+    r = 1.0;  // (-1)^+-inf == 1; odd powers of -1 get their sign below
+  } else if (isinf(y)) {
+    r = (ax < 1.0) == (y < 0.0) ? inf : 0.0;
+  } else if (isinf(ax)) {
+    r = y < 0.0 ? 0.0 : inf;
+  } else if (y_int && abs(y) <= 64.0) {
+    r = pow_int(ax, int(y));
+  } else {
+    r = pow(ax, y);
+  }
+  return (x_negative && y_odd) ? -r : r;
 }
 #else
 C power_(C base, C e) {
 #if IN_KIND == 0
-  return (base != 0u || e == 0u) ? 1u : 0u;
+  return (base != 0u || e == 0u) ? 1u : 0u;  // x || !y
 #else
 #if IN_KIND == 2
-  if (e < C(0)) return base == C(1) ? C(1) : C(0);
+  if (e < C(0)) return base == C(1) ? C(1) : C(0);  // the integer part of 1 / base^|e|
 #endif
   C result = C(1);
   while (e > C(0)) {
@@ -41,11 +72,11 @@ C power_(C base, C e) {
 }
 #endif
 
-// Comparisons and logical ops give 0 or 1 in C; store_out turns them into
-// OUT (bool, or C itself for bool inputs).
+// Comparisons and logical ops give 0 or 1 in C; result() turns that into
+// OUT (bool, or C itself).
 C apply(C x, C y) {
   switch (OP) {
-    case 0: return x + y;
+    case 0: return x + y;  // integers wrap; uint8 is stored modulo 2^8
     case 1: return x - y;
     case 2: return x * y;
     case 7: return C(x == y);
@@ -54,11 +85,11 @@ C apply(C x, C y) {
     case 10: return C(x >= y);
     case 11: return C(x < y);
     case 12: return C(x <= y);
-    case 13: return C(x != C(0) && y != C(0));
+    case 13: return C(x != C(0) && y != C(0));  // NaN is true, as in C++
     case 14: return C(x != C(0) || y != C(0));
 #if IN_KIND == 3
     case 3: return x / y;
-    case 4: return (x > y || isnan(x)) ? x : y;  // NaN propagates, as on the CPU
+    case 4: return (x > y || isnan(x)) ? x : y;  // NaN in x propagates, as on the CPU
     case 5: return (x < y || isnan(x)) ? x : y;
     case 6: return pow_(x, y);
 #else
@@ -68,11 +99,10 @@ C apply(C x, C y) {
     case 15: return x & y;
     case 16: return x | y;
 #endif
-    default: return C(0);
+    default: return C(0);  // integer divide: never dispatched
   }
 }
 
-// What the CPU stores: bool results of arithmetic are != 0.
 OUT_COMPUTE result(C v) {
 #if OUT_KIND == 0
   return v != C(0) ? 1u : 0u;
@@ -84,7 +114,7 @@ OUT_COMPUTE result(C v) {
 void main() {
   const int64_t i = thread_index();
   if (i >= meta[0]) return;
-  C x = load_in(a0[uint(input_location(0, i))]);
-  C y = load_in(b0[uint(input_location(1, i))]);
+  const C x = load_in(a0[uint(input_location(0, i))]);
+  const C y = load_in(b0[uint(input_location(1, i))]);
   out0[uint(i)] = store_out(result(apply(x, y)));
 }

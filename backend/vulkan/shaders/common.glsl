@@ -1,71 +1,179 @@
-// Shared by the built-in elementwise shaders. Each variant is compiled with
-// its types as macros (backend/vulkan/CMakeLists.txt):
-//   IN_STORAGE / OUT_STORAGE  the element type in the buffer
+// Shared by the built-in elementwise shaders (copy, unary, binary). Each
+// variant is compiled with its types as macros (backend/vulkan/shaders.cmake):
+//   IN_STORAGE / OUT_STORAGE  the dtype's element type: uint8_t (bool, uint8),
+//                             uint, int, int64_t, float16_t, uint16_t
+//                             (bfloat16's bits), float
 //   IN_COMPUTE / OUT_COMPUTE  the type arithmetic happens in (float for the
-//                             16-bit floats, uint for bool and uint8)
+//                             three float dtypes, uint for bool and uint8)
 //   IN_KIND / OUT_KIND        0 bool, 1 unsigned, 2 signed, 3 float
-//   IN_BF16 / OUT_BF16        1 for bfloat16 (stored as its 16 bits)
+//   IN_BF16 / OUT_BF16        1 for bfloat16
+//
+// Interface (the host's side is backend/vulkan/elementwise.cpp):
+//   constant_id 0  local_size_x
+//   constant_id 1  OP, the integer value of UnaryOp / BinaryOp
+//   constant_id 2  CONTIGUOUS: every input is dense row-major, so element i
+//                  of input k is at offset_k + i
+//   binding 0      int64 metadata, in elements:
+//                  [n, ndim, shape[ndim], then per input k: offset_k, strides_k[ndim]]
+//   bindings 1..   the inputs, then the output (dense row-major from 0)
+//   thread i       gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * (threads
+//                  of one row of workgroups); threads with i >= n do nothing.
 #extension GL_EXT_shader_explicit_arithmetic_types : require
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_16bit_storage : require
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint OP = 0;
-// All operands are dense row-major: element i of operand k is at offset_k + i.
 layout(constant_id = 2) const bool CONTIGUOUS = false;
 
-// [n, ndim, shape[ndim], then per input: offset, strides[ndim]], in elements.
 layout(set = 0, binding = 0) readonly buffer Metadata { int64_t meta[]; };
 
-// The row-major index of this thread; the host folds wide grids into y.
+// ---------------------------------------------------------------------------
+// Types. float16 is held as its 16 bits (uint16_t in the buffer) and
+// converted by hand exactly as mlx_lite/types/half_types.h does: a driver's
+// float<->half conversion may round toward zero, flush half subnormals or
+// quiet NaNs (Vulkan allows all three), and keeping float16_t out of the
+// shaders needs no shaderFloat16 feature.
+//
+// glslang cannot paste tokens inside #if, so the storage type the build
+// passes is mapped by pasting outside it: to the buffer's element type, and
+// to a number that constants below compare (dead branches fold away).
+#define MLX_CAT_(a, b) a##b
+#define MLX_CAT(a, b) MLX_CAT_(a, b)
+#define MLX_ELEM_uint8_t uint8_t
+#define MLX_ELEM_uint uint
+#define MLX_ELEM_int int
+#define MLX_ELEM_int64_t int64_t
+#define MLX_ELEM_float16_t uint16_t
+#define MLX_ELEM_uint16_t uint16_t
+#define MLX_ELEM_float float
+#define MLX_TYPEID_uint8_t 1
+#define MLX_TYPEID_uint 2
+#define MLX_TYPEID_int 3
+#define MLX_TYPEID_int64_t 4
+#define MLX_TYPEID_float16_t 5
+#define MLX_TYPEID_uint16_t 6
+#define MLX_TYPEID_float 7
+#define IN_ELEM MLX_CAT(MLX_ELEM_, IN_STORAGE)
+#define OUT_ELEM MLX_CAT(MLX_ELEM_, OUT_STORAGE)
+const int IN_TYPEID = MLX_CAT(MLX_TYPEID_, IN_STORAGE);
+const int OUT_TYPEID = MLX_CAT(MLX_TYPEID_, OUT_STORAGE);
+const bool IN_HALF = IN_TYPEID == 5;
+const bool OUT_HALF = OUT_TYPEID == 5;
+// Input and output are one dtype (bool and uint8 share a storage type, not a kind).
+const bool SAME_DTYPE = IN_TYPEID == OUT_TYPEID && IN_KIND == OUT_KIND;
+
+// ---------------------------------------------------------------------------
+// Indexing.
+
+// The row-major index of this thread. The host folds grids wider than
+// maxComputeWorkGroupCount.x into y; 64-bit so that arrays past 2^32 elements
+// and x counts past 2^32 / local_size (NVIDIA allows 2^31 - 1) stay exact.
 int64_t thread_index() {
   return int64_t(gl_GlobalInvocationID.x) +
-         int64_t(gl_GlobalInvocationID.y) * int64_t(gl_NumWorkGroups.x * gl_WorkGroupSize.x);
+         int64_t(gl_GlobalInvocationID.y) * (int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x));
 }
 
-// Where element i of input k lies in its buffer.
+// Where element i (row-major over the shape) of input k lies in its buffer.
 int64_t input_location(int k, int64_t i) {
-  const int64_t ndim = meta[1];
-  const int64_t base = 2 + ndim + k * (ndim + 1);
-  int64_t loc = meta[int(base)];
+  const int ndim = int(meta[1]);
+  const int base = 2 + ndim + k * (ndim + 1);
+  int64_t loc = meta[base];
   if (CONTIGUOUS) return loc + i;
-  for (int64_t d = ndim - 1; d >= 0 && i > 0; --d) {
-    const int64_t extent = meta[int(2 + d)];
-    loc += (i % extent) * meta[int(base + 1 + d)];
+  // Peel the coordinates off from the last (fastest) dim; strides may be
+  // negative (reversed slices) or 0 (broadcast). GPUs emulate 64-bit
+  // division in tens of instructions, so arrays of fewer than 2^32 elements
+  // (every extent is then below 2^32 too) divide in 32 bits.
+  if (meta[0] <= int64_t(0xffffffffu)) {
+    uint j = uint(i);
+    for (int d = ndim - 1; d >= 0 && j > 0u; --d) {
+      const uint extent = uint(meta[2 + d]);
+      loc += int64_t(j % extent) * meta[base + 1 + d];
+      j /= extent;
+    }
+    return loc;
+  }
+  for (int d = ndim - 1; d >= 0 && i > 0; --d) {
+    const int64_t extent = meta[2 + d];
+    loc += (i % extent) * meta[base + 1 + d];
     i /= extent;
   }
   return loc;
 }
 
+// ---------------------------------------------------------------------------
+// 16-bit floats, bit for bit as mlx_lite/types/half_types.h.
+
 // bfloat16 is float's top half, rounded to nearest even; NaN stays quiet.
-float bf16_to_float(uint16_t b) { return uintBitsToFloat(uint(b) << 16); }
-uint16_t float_to_bf16(float f) {
-  uint u = floatBitsToUint(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return uint16_t((u >> 16) | 0x40u);
-  return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+float bf16_to_float(uint b) { return uintBitsToFloat(b << 16); }
+uint float_to_bf16(float f) {
+  const uint u = floatBitsToUint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (u >> 16) | 0x40u;
+  return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
 }
 
-IN_COMPUTE load_in(IN_STORAGE v) {
+float half_to_float(uint h) {
+  const uint sign = (h & 0x8000u) << 16;
+  const uint exponent = (h >> 10) & 0x1fu;
+  const uint mantissa = h & 0x3ffu;
+  if (exponent == 0x1fu) return uintBitsToFloat(sign | 0x7f800000u | (mantissa << 13));
+  if (exponent == 0u) {
+    // Zero or subnormal: mantissa * 2^-24, exact (and normal) in float.
+    return uintBitsToFloat(sign | floatBitsToUint(float(mantissa) * 5.9604644775390625e-8));
+  }
+  return uintBitsToFloat(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
+
+uint float_to_half(float value) {
+  const uint f = floatBitsToUint(value);
+  const uint sign = (f >> 16) & 0x8000u;
+  const uint a = f & 0x7fffffffu;
+  if (a >= 0x7f800000u) return sign | 0x7c00u | (a > 0x7f800000u ? 0x200u : 0u);  // inf, quiet nan
+  if (a >= 0x477ff000u) return sign | 0x7c00u;  // rounds past the largest half
+  if (a < 0x38800000u) {                        // half subnormal or zero
+    if (a < 0x33000000u) return sign;           // below half the smallest subnormal
+    const uint mantissa = (a & 0x7fffffu) | 0x800000u;
+    const uint shift = 126u - (a >> 23);  // 14..24
+    uint half_ = mantissa >> shift;
+    const uint rest = mantissa & ((1u << shift) - 1u);
+    const uint halfway = 1u << (shift - 1u);
+    if (rest > halfway || (rest == halfway && (half_ & 1u) != 0u)) ++half_;
+    return sign | half_;
+  }
+  uint half_ = (a - 0x38000000u) >> 13;  // rebias the exponent 127 -> 15
+  const uint rest = a & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half_ & 1u) != 0u)) ++half_;
+  return sign | half_;
+}
+
+// ---------------------------------------------------------------------------
+// Loads, stores and conversions between compute types.
+
+IN_COMPUTE load_in(IN_ELEM v) {
 #if IN_BF16
-  return bf16_to_float(v);
+  return bf16_to_float(uint(v));
 #else
+  if (IN_HALF) return IN_COMPUTE(half_to_float(uint(v)));
   return IN_COMPUTE(v);
 #endif
 }
 
-OUT_STORAGE store_out(OUT_COMPUTE c) {
+OUT_ELEM store_out(OUT_COMPUTE c) {
 #if OUT_BF16
-  return float_to_bf16(c);
+  return uint16_t(float_to_bf16(c));
 #elif OUT_KIND == 0
   return uint8_t(c != 0u ? 1u : 0u);
 #else
-  return OUT_STORAGE(c);
+  if (OUT_HALF) return OUT_ELEM(float_to_half(float(c)));
+  // Narrower integers keep the low bits (uint8 from uint), as C++ does.
+  return OUT_ELEM(c);
 #endif
 }
 
-// The CPU's static_cast from IN's compute type to OUT's: to bool is != 0,
-// float to integer truncates toward zero (through 64 bits, keeping the low
-// bits as x86 does), integers convert modulo their width.
+// The CPU's static_cast from IN's compute type to OUT's: to bool is != 0;
+// float to integer truncates toward zero, through 64 bits so that negative
+// values wrap into the unsigned types as they do on x86-64; integers convert
+// modulo their width; integers to float round to nearest.
 OUT_COMPUTE convert(IN_COMPUTE x) {
 #if OUT_KIND == 0
   return x != IN_COMPUTE(0) ? 1u : 0u;

@@ -1,40 +1,58 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // out[i] = f(in[i]) for the UnaryOp selected by OP (values of
-// mlx_lite::UnaryOp); the semantics are backend/cpu/unary.cpp's.
+// mlx_lite::UnaryOp); variants unary_<dtype>, with backend/cpu/unary.cpp's
+// semantics. Float dtypes compute in float.
 #include "common.glsl"
 
-layout(set = 0, binding = 1) readonly buffer In { IN_STORAGE in0[]; };
-layout(set = 0, binding = 2) writeonly buffer Out { OUT_STORAGE out0[]; };
+layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
+layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 #if IN_KIND == 3
-// log(1 + x) accurate for small x without relying on log's precision near 1
-// (Vulkan allows it an absolute error of 2^-21): 2 atanh(s), s = x / (2 + x).
+// log(1 + x) without forming 1 + x near 0, where it loses x's low bits (and
+// Vulkan allows log an absolute error of 2^-21 around 1):
+// log1p(x) = 2 atanh(s), s = x / (2 + x), |s| <= 1/3; ~2 ulp.
 float log1p_(float x) {
   if (abs(x) >= 0.5) return log(1.0 + x);
-  float s = x / (2.0 + x), s2 = s * s;
+  const float s = x / (2.0 + x), s2 = s * s;
   return 2.0 * s *
-         (1.0 + s2 * (1.0 / 3.0 + s2 * (0.2 + s2 * (1.0 / 7.0 + s2 * (1.0 / 9.0 + s2 * (1.0 / 11.0 + s2 / 13.0))))));
+         (1.0 + s2 * (1.0 / 3.0 + s2 * (0.2 + s2 * (1.0 / 7.0 + s2 * (1.0 / 9.0 +
+                                                  s2 * (1.0 / 11.0 + s2 / 13.0))))));
 }
 
-// erf: Taylor series near 0 (where the tail formula cancels), Abramowitz and
-// Stegun 7.1.26 (absolute error below 1.5e-7) elsewhere.
-float erf_(float x) {
-  float a = abs(x);
-  if (a < 0.5) {
-    float x2 = x * x;
-    return x * 1.1283791671 *
-           (1.0 + x2 * (-1.0 / 3.0 + x2 * (0.1 + x2 * (-1.0 / 42.0 + x2 * (1.0 / 216.0 - x2 / 1320.0)))));
+// Norbert Juffa's faithfully rounded erff, the polynomial MLX's Metal erf.h
+// uses: max error about 1 ulp (abs error < 6e-8 measured against double).
+float erf_(float a) {
+  const float t = abs(a), s = a * a;
+  float r;
+  if (t > 0.927734375) {
+    r = fma(-1.72853470e-5, t, 3.83197126e-4);
+    const float u = fma(-3.88396438e-3, t, 2.42546219e-2);
+    r = fma(r, s, u);
+    r = fma(r, t, -1.06777877e-1);
+    r = fma(r, t, -6.34846687e-1);
+    r = fma(r, t, -1.28717512e-1);
+    r = fma(r, t, -t);
+    r = 1.0 - exp(r);
+    // copysign; a NaN input is already NaN here.
+    return a < 0.0 ? -r : r;
   }
-  float t = 1.0 / (1.0 + 0.3275911 * a);
-  float poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  float r = 1.0 - poly * exp(-a * a);
-  return x < 0.0 ? -r : r;
+  r = -5.96761703e-4;
+  r = fma(r, s, 4.99119423e-3);
+  r = fma(r, s, -2.67681349e-2);
+  r = fma(r, s, 1.12819925e-1);
+  r = fma(r, s, -3.76125336e-1);
+  r = fma(r, s, 1.28379166e-1);
+  return fma(r, a, a);
 }
 
-// Giles' single-precision inverse error function, as the CPU kernel.
+// Giles' single-precision inverse error function, term for term the CPU's,
+// except 1 - a^2: the CPU's fused fma(a, -a, 1) is exact to half an ulp, but
+// GLSL may split fma into a rounded product and a sum (lavapipe does, even
+// under `precise`), which near |a| = 1 is off by 1e-4 relative. (1 - |a|) is
+// exact there (Sterbenz), so the product below is within about an ulp.
 float erfinv_(float a) {
-  float t = log(fma(a, -a, 1.0));
+  const float t = log((1.0 - abs(a)) * (1.0 + abs(a)));
   float p;
   if (abs(t) > 6.125) {
     p = 3.03697567e-10;
@@ -61,37 +79,60 @@ float erfinv_(float a) {
   return a * p;
 }
 
-// tanh saturates long before float's exp overflows.
-float tanh_(float x) { return abs(x) > 15.0 ? sign(x) : tanh(x); }
+// GLSL's tanh is commonly (e^2x - 1) / (e^2x + 1): inf / inf = NaN for large
+// |x| and cancellation near 0. Instead: the Taylor series below 0.55 (no
+// cancellation; truncation < 1e-8), else 1 - 2 / (e^2|x| + 1), which tends
+// to 1 as e^2|x| overflows. ~3 ulp. Below 2^-12, x^3/3 is under half an
+// ulp of x, and returning x keeps the sign of -0.0 as std::tanh does.
+float tanh_(float x) {
+  const float a = abs(x);
+  if (a < 2.44140625e-4) return x;
+  if (a < 0.55) {
+    const float s = x * x;
+    float p = 6404582.0 / 10854718875.0;
+    p = fma(p, s, -929569.0 / 638512875.0);
+    p = fma(p, s, 21844.0 / 6081075.0);
+    p = fma(p, s, -1382.0 / 155925.0);
+    p = fma(p, s, 62.0 / 2835.0);
+    p = fma(p, s, -17.0 / 315.0);
+    p = fma(p, s, 2.0 / 15.0);
+    p = fma(p, s, -1.0 / 3.0);
+    return fma(x * s, p, x);
+  }
+  const float r = 1.0 - 2.0 / (exp(2.0 * a) + 1.0);
+  return x < 0.0 ? -r : r;
+}
 #endif
 
 IN_COMPUTE apply(IN_COMPUTE x) {
   switch (OP) {
 #if IN_KIND >= 2
-    case 0: return x < IN_COMPUTE(0) ? -x : x;  // Abs
+    case 0: return x < IN_COMPUTE(0) ? -x : x;  // Abs (-0.0 stays -0.0, as on the CPU)
 #endif
 #if IN_KIND >= 1
-    case 1: return -x;                          // Negative (wraps for unsigned)
+    case 1: return -x;  // Negative: wraps for unsigned (stored modulo 2^8 for uint8)
 #endif
-    case 10: return x * x;                      // Square
+    case 10: return x * x;  // Square
     case 17: return x == IN_COMPUTE(0) ? IN_COMPUTE(1) : IN_COMPUTE(0);  // LogicalNot
 #if IN_KIND == 3
     case 2: return floor(x);
     case 3: return ceil(x);
-    case 4: return roundEven(x);
+    case 4: return roundEven(x);  // std::nearbyint: half to even
     case 5: return exp(x);
     case 6: return log(x);
     case 7: return log1p_(x);
     case 8: return sqrt(x);
-    case 9: return 1.0 / sqrt(x);
+    case 9: return 1.0 / sqrt(x);  // the CPU's 1 / sqrt, not inversesqrt
     case 11: return sin(x);
     case 12: return cos(x);
     case 13: return tanh_(x);
-    case 14: return 1.0 / (1.0 + exp(-x));
+    case 14: return 1.0 / (1.0 + exp(-x));  // exp overflow gives 1 / inf = 0
     case 15: return erf_(x);
     case 16: return erfinv_(x);
 #endif
-    default: return x;  // rounding an integer, or abs of an unsigned, changes nothing
+    // Rounding an integer, abs of an unsigned, and negative of a bool
+    // (static_cast<bool>(-x) == x) change nothing.
+    default: return x;
   }
 }
 

@@ -1,27 +1,97 @@
-// Helpers shared by the elementwise test suites (unary, binary, ternary):
-// building arrays and strided views of known values without any op under
-// test, reading them back through their strides, and comparing with a
-// double-precision reference at a tolerance that fits the dtype.
+// Helpers shared by the test suites: building arrays and strided views of
+// known values without any op under test, reading them back through their
+// strides with plain loops (independent of the library's own walkers, so the
+// tests keep an independent reference), index arithmetic, and comparing with
+// a double-precision reference at a tolerance that fits the dtype.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "mlx_lite/mlx_lite.h"
 
-namespace elementwise_test {
+namespace test_util {
 
 using namespace mlx_lite;
+
+// ---- Index arithmetic.
+
+// The number of elements of an array of `shape`.
+inline int64_t numel(const Shape& shape) {
+  int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+// Row-major multi-index of element `i` of `shape`.
+inline std::vector<int64_t> unravel(int64_t i, const Shape& shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    idx[d] = i % shape[d];
+    i /= shape[d];
+  }
+  return idx;
+}
+
+// Row-major flat index of multi-index `idx` of `shape`.
+inline int64_t ravel(const std::vector<int64_t>& idx, const Shape& shape) {
+  int64_t i = 0;
+  for (size_t d = 0; d < shape.size(); ++d) i = i * shape[d] + idx[d];
+  return i;
+}
+
+// ---- Reading arrays back.
+
+// The elements of `a` in row-major order as T (a's own dtype, or an integer
+// type of its size), read through a's strides and offset with a plain loop.
+template <typename T>
+std::vector<T> values_as(array a) {
+  a.eval();
+  const T* p = a.data<T>();
+  std::vector<T> out(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    int64_t loc = 0, rem = static_cast<int64_t>(i);
+    for (int d = a.ndim() - 1; d >= 0; --d) {
+      loc += (rem % a.shape(d)) * a.strides(d);
+      rem /= a.shape(d);
+    }
+    out[i] = p[loc];
+  }
+  return out;
+}
+
+// The elements of `a` in row-major order as doubles, read through a's own
+// strides and offset.
+inline std::vector<double> values(const array& a) {
+  return dispatch_dtype(a.dtype(), [&]<typename T>() {
+    std::vector<double> out;
+    out.reserve(a.size());
+    for (T v : values_as<T>(a))
+      out.push_back(static_cast<double>(static_cast<compute_type_t<T>>(v)));
+    return out;
+  });
+}
+
+// ---- Building arrays.
 
 // A value as the dtype stores it (rounded to float16, truncated to int, ...).
 inline double stored(double v, Dtype dt) {
   return dispatch_dtype(dt, [&]<typename T>() {
     T t = static_cast<T>(static_cast<compute_type_t<T>>(v));
     return static_cast<double>(static_cast<compute_type_t<T>>(t));
+  });
+}
+
+// An integer result as the dtype stores it: modular for the integer types.
+inline double wrap(double v, Dtype dt) {
+  if (dt == bool_) return v != 0;
+  return dispatch_dtype(dt, [&]<typename T>() {
+    return static_cast<double>(static_cast<T>(static_cast<int64_t>(v)));
   });
 }
 
@@ -44,35 +114,34 @@ inline array strided_view(array base, Shape shape, Strides strides, int64_t offs
   return view;
 }
 
-// The elements of `a` in row-major order, read through a's own strides.
-inline std::vector<double> values(array a) {
-  a.eval();
-  std::vector<double> out;
-  out.reserve(a.size());
-  dispatch_dtype(a.dtype(), [&]<typename T>() {
-    const T* p = static_cast<const T*>(a.raw_data());
-    const int nd = a.ndim();
-    std::vector<int> idx(nd, 0);
-    for (size_t e = 0; e < a.size(); ++e) {
-      int64_t loc = 0;
-      for (int d = 0; d < nd; ++d) loc += idx[d] * a.strides()[d];
-      out.push_back(static_cast<double>(static_cast<compute_type_t<T>>(p[loc])));
-      for (int d = nd - 1; d >= 0; --d) {
-        if (++idx[d] < a.shape()[d]) break;
-        idx[d] = 0;
-      }
-    }
-  });
-  return out;
+// A row-contiguous array of small integers (exact in every dtype), varied so
+// that misplaced elements show.
+inline array make(const Shape& shape, Dtype dtype, int seed = 0) {
+  std::vector<float> v(numel(shape));
+  for (int64_t i = 0; i < static_cast<int64_t>(v.size()); ++i)
+    v[i] = static_cast<float>((i * 7 + seed) % 101);
+  return array(v.begin(), shape, dtype);
 }
 
-// Relative tolerance of a dtype (0 for exact types). The suites run on the
-// default device, the GPU where there is one, and Vulkan allows exp, log and
-// pow a few more ULP than libm (exp: 3 + 2|x| ULP), hence 4e-6 for float32.
+// ---- Comparing.
+
+// Relative tolerance of an elementwise result of a dtype (0 for exact types).
+// The suites run on the default device, the GPU where there is one, and
+// Vulkan allows exp, log and pow a few more ULP than libm (exp: 3 + 2|x| ULP),
+// hence 4e-6 for float32.
 inline double tolerance(Dtype dt) {
   if (dt == float32) return 4e-6;
   if (dt == float16) return 1e-3;
   if (dt == bfloat16) return 1e-2;
+  return 0.0;
+}
+
+// Relative tolerance of a result accumulated over many terms (reductions,
+// matmul) of dtype d (0 for exact types).
+inline double accumulation_tolerance(Dtype d) {
+  if (d == float32) return 1e-5;
+  if (d == float16) return 2e-3;
+  if (d == bfloat16) return 1e-2;
   return 0.0;
 }
 
@@ -158,7 +227,7 @@ inline std::string describe(Dtype dt, const std::string& layout, int r, int c) {
 }
 
 // The message of the std::invalid_argument that f throws ("" if none).
-inline std::string error_message(const std::function<void()>& f) {
+inline std::string error_of(const std::function<void()>& f) {
   try {
     f();
   } catch (const std::invalid_argument& e) {
@@ -167,4 +236,4 @@ inline std::string error_message(const std::function<void()>& f) {
   return "";
 }
 
-}  // namespace elementwise_test
+}  // namespace test_util
