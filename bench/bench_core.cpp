@@ -1,4 +1,5 @@
-// The core's CPU performance against plain C++ and Eigen, in one process:
+// The CPU backend against plain C++ and Eigen, in one process (every op runs
+// on Device::cpu, whatever the default device):
 //   build/bench/bench_core --benchmark_min_time=1
 // Issue 2's bars: add within 1.5x of std::transform, matmul within 1.2x of
 // Eigen, under 20 us per op for a graph of 10,000 scalar ops.
@@ -18,6 +19,7 @@ namespace {
 constexpr int kAddSize = 16 << 20;  // 16M float32
 constexpr int kMatmulSize = 1024;
 constexpr int kGraphOps = 10000;
+const Device kCpu(Device::cpu);
 
 void BM_Add_StdTransform(benchmark::State& state) {
   std::vector<float> a(kAddSize, 1.0f), b(kAddSize, 2.0f), out(kAddSize);
@@ -30,11 +32,12 @@ void BM_Add_StdTransform(benchmark::State& state) {
 }
 
 void BM_Add_MlxLite(benchmark::State& state) {
-  array a = full({kAddSize}, 1.0f) + 0.0f;  // materialized inputs, not broadcasts
-  array b = full({kAddSize}, 2.0f) + 0.0f;
+  // Materialized inputs, not broadcasts.
+  array a = add(full({kAddSize}, 1.0f, kCpu), array(0.0f), kCpu);
+  array b = add(full({kAddSize}, 2.0f, kCpu), array(0.0f), kCpu);
   eval({a, b});
   for (auto _ : state) {
-    array out = a + b;
+    array out = add(a, b, kCpu);
     eval(out);
     benchmark::DoNotOptimize(out.data<float>());
   }
@@ -56,11 +59,11 @@ void BM_Matmul_Eigen(benchmark::State& state) {
 }
 
 void BM_Matmul_MlxLite(benchmark::State& state) {
-  array a = random::normal({kMatmulSize, kMatmulSize}, random::key(1));
-  array b = random::normal({kMatmulSize, kMatmulSize}, random::key(2));
+  array a = random::normal({kMatmulSize, kMatmulSize}, random::key(1), kCpu);
+  array b = random::normal({kMatmulSize, kMatmulSize}, random::key(2), kCpu);
   eval({a, b});
   for (auto _ : state) {
-    array c = matmul(a, b);
+    array c = matmul(a, b, kCpu);
     eval(c);
     benchmark::DoNotOptimize(c.data<float>());
   }
@@ -74,7 +77,7 @@ void BM_ScalarGraph(benchmark::State& state) {
   array one(1.0f);
   for (auto _ : state) {
     array x(0.0f);
-    for (int i = 0; i < kGraphOps; ++i) x = (i % 2) ? x + one : x * one;
+    for (int i = 0; i < kGraphOps; ++i) x = (i % 2) ? add(x, one, kCpu) : multiply(x, one, kCpu);
     eval(x);
     benchmark::DoNotOptimize(x.item<float>());
   }

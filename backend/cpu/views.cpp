@@ -61,13 +61,14 @@ std::optional<Strides> Reshape::view_strides(const array& in, const Shape& shape
   return strides;  // trailing size-1 dims keep stride 1, which is never used
 }
 
+bool Reshape::try_view(const array& in, array& out) {
+  auto strides = view_strides(in, out.shape());
+  if (strides) out.copy_shared_buffer(in, *strides, in.offset());
+  return strides.has_value();
+}
+
 void Reshape::eval_cpu(const std::vector<array>& inputs, array& out) {
-  const array& in = inputs[0];
-  if (auto strides = view_strides(in, out.shape())) {
-    out.copy_shared_buffer(in, *strides, in.offset());
-  } else {
-    cpu::copy_to_row_contiguous(in, out);
-  }
+  if (!try_view(inputs[0], out)) cpu::copy_to_row_contiguous(inputs[0], out);
 }
 
 void Slice::eval_cpu(const std::vector<array>& inputs, array& out) {
@@ -81,13 +82,14 @@ void Slice::eval_cpu(const std::vector<array>& inputs, array& out) {
   out.copy_shared_buffer(in, strides, offset);
 }
 
+bool Contiguous::try_share(const array& in, array& out) const {
+  bool dense = in.flags().row_contiguous || (allow_col_major_ && in.flags().col_contiguous);
+  if (dense) out.copy_shared_buffer(in);
+  return dense;
+}
+
 void Contiguous::eval_cpu(const std::vector<array>& inputs, array& out) {
-  const array& in = inputs[0];
-  if (in.flags().row_contiguous || (allow_col_major_ && in.flags().col_contiguous)) {
-    out.copy_shared_buffer(in);
-  } else {
-    cpu::copy_to_row_contiguous(in, out);
-  }
+  if (!try_share(inputs[0], out)) cpu::copy_to_row_contiguous(inputs[0], out);
 }
 
 void Copy::eval_cpu(const std::vector<array>& inputs, array& out) {

@@ -18,21 +18,11 @@ void Slice::eval_gpu(const std::vector<array>& inputs, array& out) {
 }
 
 void Reshape::eval_gpu(const std::vector<array>& inputs, array& out) {
-  const array& in = inputs[0];
-  if (auto strides = view_strides(in, out.shape())) {
-    out.copy_shared_buffer(in, *strides, in.offset());
-  } else {
-    vulkan::copy_gpu(in, out);
-  }
+  if (!try_view(inputs[0], out)) vulkan::copy_gpu(inputs[0], out);
 }
 
 void Contiguous::eval_gpu(const std::vector<array>& inputs, array& out) {
-  const array& in = inputs[0];
-  if (in.flags().row_contiguous || (allow_col_major_ && in.flags().col_contiguous)) {
-    out.copy_shared_buffer(in);
-  } else {
-    vulkan::copy_gpu(in, out);
-  }
+  if (!try_share(inputs[0], out)) vulkan::copy_gpu(inputs[0], out);
 }
 
 void Copy::eval_gpu(const std::vector<array>& inputs, array& out) {

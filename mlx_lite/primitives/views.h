@@ -44,6 +44,8 @@ class Reshape : public UnaryPrimitive {
 
   // The strides that view `in` with shape `shape`, or none when no view can.
   static std::optional<Strides> view_strides(const array& in, const Shape& shape);
+  // Makes `out` a view of `in` when strides allow; false when it must copy.
+  static bool try_view(const array& in, array& out);
 
  private:
   Shape shape_;
@@ -74,6 +76,9 @@ class Contiguous : public UnaryPrimitive {
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Contiguous"; }
   bool is_equivalent(const Primitive& other) const override;
+  // Makes `out` share `in` when its layout is already dense as asked; false
+  // when it must copy.
+  bool try_share(const array& in, array& out) const;
 
  private:
   bool allow_col_major_;
