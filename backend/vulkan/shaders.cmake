@@ -51,10 +51,15 @@ foreach(in ${_dtypes})
   endforeach()
   _add_variant(unary unary_${in} ${in} ${in})
   _add_variant(binary binary_${in} ${in} ${in})
+  _add_variant(reduce reduce_${in}_${in} ${in} ${in})
   if(NOT in STREQUAL "bool")
     _add_variant(binary binary_${in}_bool ${in} bool)
+    _add_variant(reduce reduce_${in}_bool ${in} bool)  # all, any
   endif()
 endforeach()
+# Sums and products of bool and uint8 widen, as MLX's.
+_add_variant(reduce reduce_bool_int32 bool int32)
+_add_variant(reduce reduce_uint8_uint32 uint8 uint32)
 
 # One source that includes every compiled module and maps names to words.
 set(_includes "")

@@ -17,6 +17,7 @@ class Reduce : public UnaryPrimitive {
   Reduce(Stream stream, ReduceType type, std::vector<int> axes)
       : UnaryPrimitive(stream), type_(type), axes_(std::move(axes)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Reduce"; }
   void print(std::ostream& os) override;
   bool is_equivalent(const Primitive& other) const override;
