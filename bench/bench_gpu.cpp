@@ -51,6 +51,21 @@ void BM_GpuAdd(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * n * 3 * 4);
 }
 
+// Sum over the last axis of (rows, n / rows) float32: one workgroup per row.
+// Few rows (a full reduction) leave most of the GPU idle: the figure for
+// rows = 1 shows what a two-pass kernel would fix.
+void BM_GpuSumRows(benchmark::State& state) {
+  const int64_t n = int64_t{1} << 26, rows = state.range(0);
+  if (!fits(state, n * 4)) return;
+  array a = reshape(filled(n, 1.0f), {static_cast<int>(rows), static_cast<int>(n / rows)}, kGpu);
+  eval(a);
+  for (auto _ : state) {
+    array out = sum(a, -1, false, kGpu);
+    eval(out);
+  }
+  state.SetBytesProcessed(state.iterations() * n * 4);
+}
+
 // 1000 dependent small ops in one eval: the per-op cost of recording,
 // dispatching and barriers.
 void BM_GpuSmallOpGraph(benchmark::State& state) {
@@ -69,6 +84,12 @@ void BM_GpuSmallOpGraph(benchmark::State& state) {
 
 BENCHMARK(BM_GpuCopy)->Arg(1 << 20)->Arg(1 << 28)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GpuAdd)->Arg(1 << 20)->Arg(1 << 28)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GpuSumRows)
+    ->Arg(1)
+    ->Arg(1024)
+    ->Arg(65536)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_GpuSmallOpGraph)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
