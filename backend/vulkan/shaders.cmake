@@ -1,7 +1,9 @@
 # Built-in shaders: each GLSL family in backend/vulkan/shaders/ is compiled to
 # SPIR-V once per dtype variant with glslangValidator, and the words are
 # embedded in the library (builtin_shaders.h looks them up by name).
-# Included from the top-level CMakeLists.txt; sets MLX_LITE_VULKAN_SHADER_SOURCES.
+# Each family lists its variants in shaders/<family>.cmake, with
+# _add_variant(family name in_dtype out_dtype [extra glslang defines...]).
+# Included from the top-level CMakeLists.txt.
 
 find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED)
 
@@ -29,6 +31,8 @@ function(_type_defines prefix dtype out)
       -D${prefix}_KIND=${kind} -D${prefix}_BF16=${bf16} PARENT_SCOPE)
 endfunction()
 
+file(GLOB _shader_includes CONFIGURE_DEPENDS ${_shader_dir}/*.glsl)
+
 set(_headers "")
 set(_names "")
 function(_add_variant family name in out)
@@ -38,28 +42,17 @@ function(_add_variant family name in out)
   add_custom_command(
     OUTPUT ${header}
     COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet ${in_defs} ${out_defs}
-            --vn spirv_${name} -o ${header} ${_shader_dir}/${family}.comp
-    DEPENDS ${_shader_dir}/${family}.comp ${_shader_dir}/common.glsl
+            ${ARGN} --vn spirv_${name} -o ${header} ${_shader_dir}/${family}.comp
+    DEPENDS ${_shader_dir}/${family}.comp ${_shader_includes}
     COMMENT "Compiling shader ${name}" VERBATIM)
   set(_headers ${_headers} ${header} PARENT_SCOPE)
   set(_names ${_names} ${name} PARENT_SCOPE)
 endfunction()
 
-foreach(in ${_dtypes})
-  foreach(out ${_dtypes})
-    _add_variant(copy copy_${in}_${out} ${in} ${out})
-  endforeach()
-  _add_variant(unary unary_${in} ${in} ${in})
-  _add_variant(binary binary_${in} ${in} ${in})
-  _add_variant(reduce reduce_${in}_${in} ${in} ${in})
-  if(NOT in STREQUAL "bool")
-    _add_variant(binary binary_${in}_bool ${in} bool)
-    _add_variant(reduce reduce_${in}_bool ${in} bool)  # all, any
-  endif()
+file(GLOB _families CONFIGURE_DEPENDS ${_shader_dir}/*.cmake)
+foreach(family_file ${_families})
+  include(${family_file})
 endforeach()
-# Sums and products of bool and uint8 widen, as MLX's.
-_add_variant(reduce reduce_bool_int32 bool int32)
-_add_variant(reduce reduce_uint8_uint32 uint8 uint32)
 
 # One source that includes every compiled module and maps names to words.
 set(_includes "")
