@@ -5,27 +5,12 @@
 
 #include <cmath>
 
-#include "mlx_lite/gpu.h"
-#include "mlx_lite/mlx_lite.h"
+#include "gpu_test_util.h"
 
 using namespace mlx_lite;
+using namespace gpu_test;
 
 namespace {
-
-const Device kCpu(Device::cpu);
-const Device kGpu(Device::gpu);
-
-// Values that every dtype holds (small integers and halves), plus a few
-// awkward ones for the float types; one case per call site differs by `seed`.
-array test_values(const Shape& shape, Dtype dtype, uint64_t seed, float lo = -4, float hi = 4) {
-  array u = random::uniform(lo, hi, shape, float32, random::key(seed), kCpu);
-  if (!is_floating_point(dtype)) u = floor(u, kCpu);
-  if (dtype == bool_) u = greater(u, array(0.0f), kCpu);
-  if (is_unsigned(dtype)) u = abs(u, kCpu);
-  array out = astype(u, dtype, kCpu);
-  eval(out);
-  return out;
-}
 
 // The layouts each kernel must read: dense, a negative-step slice with an
 // offset, a transpose, and a broadcast.
@@ -37,40 +22,7 @@ std::vector<std::pair<std::string, array>> layouts(const array& base) {
           {"broadcast", broadcast_to(slice(base, {2, 0}, {3, 10}), {4, 10})}};
 }
 
-void expect_close(const array& gpu_result, const array& cpu_result, double rtol, double atol,
-                  const std::string& what) {
-  ASSERT_EQ(gpu_result.shape(), cpu_result.shape()) << what;
-  ASSERT_EQ(gpu_result.dtype(), cpu_result.dtype()) << what;
-  // Read both as dense float32 on the CPU.
-  array g = contiguous(astype(gpu_result, float32, kCpu), false, kCpu);
-  array c = contiguous(astype(cpu_result, float32, kCpu), false, kCpu);
-  eval({g, c});
-  const float* gp = g.data<float>();
-  const float* cp = c.data<float>();
-  for (size_t i = 0; i < g.size(); ++i) {
-    if (std::isnan(cp[i])) {
-      EXPECT_TRUE(std::isnan(gp[i])) << what << " at " << i;
-      continue;
-    }
-    if (std::isinf(cp[i])) {
-      EXPECT_EQ(gp[i], cp[i]) << what << " at " << i;
-      continue;
-    }
-    ASSERT_NEAR(gp[i], cp[i], atol + rtol * std::abs(cp[i])) << what << " at " << i;
-  }
-}
-
-// Tolerance of a float op's result: GPU and CPU math libraries differ by ulps.
-double rtol_of(Dtype t) {
-  return t == float32 ? 2e-6 : (t == float16 ? 1e-3 : 8e-3);
-}
-
-class GpuElementwise : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!gpu::is_available()) GTEST_SKIP() << "no Vulkan device";
-  }
-};
+class GpuElementwise : public gpu_test::GpuTest {};
 
 }  // namespace
 
