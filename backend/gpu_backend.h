@@ -20,6 +20,9 @@ bool is_active();
 // Submits the GPU work recorded so far and waits for it.
 void finish();
 
+// Submits the GPU work recorded so far without waiting for it.
+void flush();
+
 // Whether GPU work has been recorded and not yet finished.
 bool has_pending_work();
 

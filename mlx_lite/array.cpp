@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "backend/gpu_backend.h"
 #include "mlx_lite/primitives.h"
 #include "mlx_lite/utils.h"
 #include "transforms/eval.h"
@@ -173,7 +174,11 @@ int64_t array::strides(int dim) const {
 }
 
 void array::eval() {
-  if (!is_available()) mlx_lite::eval({*this});
+  if (!is_available()) {
+    mlx_lite::eval({*this});
+  } else if (gpu_backend::has_pending_work()) {
+    gpu_backend::finish();  // async_eval's GPU work may still be writing it
+  }
 }
 
 std::vector<array> array::siblings() const {

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "backend/cpu/strided.h"
+#include "backend/gpu_backend.h"
 #include "mlx_lite/gpu.h"
 #include "mlx_lite/mlx_lite.h"
 #include "mlx_lite/primitives.h"
@@ -143,6 +144,21 @@ TEST(Eval, AsyncEvalThenRead) {
   array a = arange(5) * 2;
   async_eval({a});
   EXPECT_EQ(a.data<int32_t>()[4], 8);
+}
+
+TEST(Eval, AsyncEvalSubmitsAndReturnsThenReadsWait) {
+  if (!gpu::is_available()) GTEST_SKIP() << "no Vulkan device";
+  // 600 dependent GPU ops: more than one batch of recorded work.
+  array y = zeros({1000}, float32, Device::gpu);
+  for (int i = 0; i < 600; ++i) y = add(y, array(1.0f), Device::gpu);
+  async_eval({y});
+  EXPECT_TRUE(gpu_backend::has_pending_work());          // submitted, not waited for
+  array on_cpu = multiply(y, array(2.0f), Device::cpu);  // a CPU kernel waits for it
+  EXPECT_EQ(on_cpu.data<float>()[999], 1200.0f);
+  async_eval({add(y, array(1.0f), Device::gpu)});
+  synchronize();
+  EXPECT_FALSE(gpu_backend::has_pending_work());
+  EXPECT_EQ(y.data<float>()[0], 600.0f);
 }
 
 TEST(Eval, MemoryLimitGivesExceptionAndRecovers) {

@@ -52,9 +52,8 @@ void run(array& node) {
   for (auto& out : outputs) out.detach();
 }
 
-}  // namespace
-
-void eval(std::vector<array> outputs) {
+// Runs (CPU) or records (GPU) every node `outputs` needs.
+void record(std::vector<array> outputs) {
   auto tape = topological_order(outputs);
   outputs.clear();
   // Pop each node before running the next so the tape holds no reference to
@@ -64,11 +63,20 @@ void eval(std::vector<array> outputs) {
     tape.pop_front();
     if (!node.is_available()) run(node);
   }
+}
+
+}  // namespace
+
+void eval(std::vector<array> outputs) {
+  record(std::move(outputs));
   gpu_backend::finish();
 }
 
 void async_eval(std::vector<array> outputs) {
-  eval(std::move(outputs));
+  // The GPU runs while the caller goes on; eval, item(), data() and
+  // synchronize() wait for it.
+  record(std::move(outputs));
+  gpu_backend::flush();
 }
 
 }  // namespace mlx_lite

@@ -18,9 +18,8 @@ void eval(Arrays&&... outputs) {
   eval(std::vector<array>{std::forward<Arrays>(outputs)...});
 }
 
-// Starts evaluating and may return before the data is ready; reading the data
-// (item, data, eval) waits. The CPU backend currently evaluates before
-// returning.
+// Starts evaluating and returns once the GPU work is submitted (CPU nodes run
+// before it returns); reading the data (item, data, eval, synchronize) waits.
 void async_eval(std::vector<array> outputs);
 
 }  // namespace mlx_lite

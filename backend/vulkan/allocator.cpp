@@ -39,6 +39,15 @@ class VulkanAllocator : public allocator::CachingAllocator {
  public:
   explicit VulkanAllocator(const Device& d) : device_(d) {
     alignment_ = std::max<size_t>(64, d.limits().min_storage_buffer_offset_alignment);
+    // Asking Vulkan for more than one allocation may hold is invalid usage,
+    // not an out-of-memory error: such a request fails here instead.
+    auto props = d.physical()
+                     .getProperties2<vk::PhysicalDeviceProperties2,
+                                     vk::PhysicalDeviceMaintenance3Properties>();
+    const auto memory = d.physical().getMemoryProperties();
+    max_allocation_ = std::min<size_t>(
+        props.get<vk::PhysicalDeviceMaintenance3Properties>().maxMemoryAllocationSize,
+        memory.memoryHeaps[memory.memoryTypes[d.memory_type()].heapIndex].size);
   }
 
   void* raw_ptr(allocator::Buffer buffer) override {
@@ -47,6 +56,7 @@ class VulkanAllocator : public allocator::CachingAllocator {
 
  protected:
   void* allocate_block(size_t capacity) override {
+    if (capacity > max_allocation_) return nullptr;
     try {
       if (capacity <= kSmallLimit) return small_block(capacity);
       auto allocation = std::make_unique<Allocation>(device_, capacity);
@@ -97,6 +107,7 @@ class VulkanAllocator : public allocator::CachingAllocator {
 
   const Device& device_;
   size_t alignment_;
+  size_t max_allocation_;
   std::map<Block*, std::unique_ptr<Allocation>> dedicated_;
   std::vector<std::unique_ptr<Allocation>> slabs_;
   size_t slab_used_ = 0;

@@ -11,6 +11,7 @@
 #include "backend/vulkan/allocator.h"
 #include "backend/vulkan/builtin_shaders.h"
 #include "backend/vulkan/device.h"
+#include "mlx_lite/utils.h"
 
 namespace mlx_lite::vulkan {
 
@@ -24,7 +25,22 @@ namespace {
 
 Binding binding(const array& a, bool written) {
   const Block& b = block_of(a.buffer());
-  return {b.buffer, b.offset, b.capacity, written};
+  // Shaders index a binding, which reaches maxStorageBufferRange bytes: the
+  // array's elements (its view's farthest one) must lie within them.
+  const uint64_t range = Device::get().limits().max_storage_buffer_range;
+  int64_t last = a.offset();
+  for (int i = 0; i < a.ndim(); ++i) {
+    if (a.strides()[i] > 0) last += (a.shape(i) - 1) * a.strides()[i];
+  }
+  const uint64_t end = static_cast<uint64_t>(last + 1) * a.itemsize();
+  if (a.size() > 0 && end > range) {
+    throw std::runtime_error(fmt::format(
+        "[gpu] An array of shape {} and dtype {} spans {} bytes, more than this device's "
+        "maxStorageBufferRange ({} bytes) lets one kernel address. Use smaller arrays or the "
+        "CPU device.",
+        shape_string(a.shape()), dtype_name(a.dtype()), end, range));
+  }
+  return {b.buffer, b.offset, std::min<uint64_t>(b.capacity, range), written};
 }
 
 }  // namespace
@@ -208,7 +224,16 @@ void Encoder::submit() {
 
 void Encoder::wait(Batch& batch) {
   if (!batch.submitted) return;
-  auto result = device_.device().waitForFences(*batch.fence, VK_TRUE, UINT64_MAX);
+  vk::Result result;
+  try {
+    result = device_.device().waitForFences(*batch.fence, VK_TRUE, UINT64_MAX);
+  } catch (const vk::DeviceLostError& e) {
+    batch.submitted = false;
+    throw std::runtime_error(fmt::format(
+        "[gpu] The Vulkan device was lost while running GPU work ({}). Arrays computed by that "
+        "work hold undefined data, and later GPU work fails; the CPU device keeps working.",
+        e.what()));
+  }
   device_.device().resetFences(*batch.fence);
   batch.commands.reset();
   batch.submitted = false;
@@ -255,6 +280,10 @@ bool is_active() {
 
 void finish() {
   if (active()) vulkan::Encoder::get().finish();
+}
+
+void flush() {
+  if (active()) vulkan::Encoder::get().flush();
 }
 
 bool has_pending_work() {

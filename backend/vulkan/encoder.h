@@ -59,6 +59,8 @@ class Encoder {
   }
   // Submits what was recorded and waits for it; then frees what was kept alive.
   void finish();
+  // Submits what was recorded without waiting for it.
+  void flush() { submit(); }
 
  private:
   Encoder();

@@ -1,0 +1,71 @@
+// grid_sample, composed from mlx_lite's ops (examples/grid_sample_ref.h), on
+// the GPU:
+//   build/bench/bench_grid_sample [--benchmark_format=json]
+// Shapes: the seed's (x 8x1024x1024x64, grid 8x256x256x2, float32) and a
+// small one. bench/compare_torch.py times the same composed ops and
+// F.grid_sample in PyTorch on the same GPU. bytes_per_second counts the
+// bytes a single pass must move at least: the grid read, the output written,
+// and the four corner pixels read for each grid point.
+#include <benchmark/benchmark.h>
+
+#include "examples/grid_sample_ref.h"
+#include "mlx_lite/gpu.h"
+
+using namespace mlx_lite;
+
+namespace {
+
+const Device kGpu(Device::gpu);
+
+struct Inputs {
+  array x, grid;
+};
+
+// x ~ U(-1, 1) and grid ~ U(-1.1, 1.1), so some points fall outside the image.
+Inputs make_inputs(int n, int h, int w, int c, int gh, int gw) {
+  auto [kx, kg] = random::split(random::key(0));
+  array x = random::uniform(-1.0f, 1.0f, {n, h, w, c}, float32, kx, kGpu);
+  array grid = random::uniform(-1.1f, 1.1f, {n, gh, gw, 2}, float32, kg, kGpu);
+  eval({x, grid});
+  return {x, grid};
+}
+
+void BM_GridSampleComposedForward(benchmark::State& state) {
+  const int n = state.range(0), h = state.range(1), w = state.range(2), c = state.range(3),
+            gh = state.range(4), gw = state.range(5);
+  const size_t range = std::get<size_t>(gpu::device_info().at("max_storage_buffer_range"));
+  if (size_t(n) * h * w * c * 4 > range) {
+    state.SkipWithError("x is larger than this device's maxStorageBufferRange");
+    return;
+  }
+  Inputs in = make_inputs(n, h, w, c, gh, gw);
+  for (auto _ : state) {
+    array out = examples::grid_sample_ref(in.x, in.grid);
+    eval(out);
+  }
+  const int64_t points = int64_t(n) * gh * gw;
+  state.SetBytesProcessed(state.iterations() * points * (2 + c + 4 * c) * 4);
+}
+
+}  // namespace
+
+// Arguments: N, H, W, C, gH, gW.
+BENCHMARK(BM_GridSampleComposedForward)
+    ->Args({1, 64, 64, 32, 32, 32})
+    ->Args({8, 1024, 1024, 64, 256, 256})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (!gpu::is_available()) {
+    std::fprintf(stderr, "no Vulkan device\n");
+    return 1;
+  }
+  auto info = gpu::device_info();
+  benchmark::AddCustomContext("gpu", std::get<std::string>(info.at("device_name")));
+  benchmark::AddCustomContext("driver", std::get<std::string>(info.at("driver_info")));
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

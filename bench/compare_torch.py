@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""grid_sample in PyTorch beside mlx_lite's, on one GPU in one session.
+
+    python3 bench/compare_torch.py [--mlx-bench build/bench/bench_grid_sample]
+
+Times, on the seed's shapes (x 8x1024x1024x64 NHWC, grid 8x256x256x2,
+float32) and a small one:
+  - torch_composed: the seed's composed grid_sample written with torch ops
+    (the same steps as examples/grid_sample_ref.h), forward, and forward +
+    backward through autograd;
+  - torch_F: torch.nn.functional.grid_sample (NCHW through permute,
+    bilinear, zeros padding, align_corners=False), forward and forward +
+    backward.
+Each figure is the median of --reps timed runs (CUDA events) after warm-up.
+With --mlx-bench, the mlx_lite program runs in the same session and its
+Google Benchmark results print beside PyTorch's, with the ratio.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+
+import torch
+import torch.nn.functional as F
+
+SHAPES = {  # name: (N, H, W, C, gH, gW), as bench_grid_sample.cpp's Args
+    "1/64/64/32/32/32": (1, 64, 64, 32, 32, 32),
+    "8/1024/1024/64/256/256": (8, 1024, 1024, 64, 256, 256),
+}
+
+
+def composed(x, grid):
+    """The seed's grid_sample_ref, op for op."""
+    N, H, W, C = x.shape
+    ix = ((grid[..., 0] + 1) * W - 1) / 2
+    iy = ((grid[..., 1] + 1) * H - 1) / 2
+    ix_nw = torch.floor(ix).to(torch.int32)
+    iy_nw = torch.floor(iy).to(torch.int32)
+    ix_ne, iy_ne = ix_nw + 1, iy_nw
+    ix_sw, iy_sw = ix_nw, iy_nw + 1
+    ix_se, iy_se = ix_nw + 1, iy_nw + 1
+    nw = (ix_se - ix) * (iy_se - iy)
+    ne = (ix - ix_sw) * (iy_sw - iy)
+    sw = (ix_ne - ix) * (iy - iy_ne)
+    se = (ix - ix_nw) * (iy - iy_nw)
+    batch = torch.arange(N, device=x.device)[:, None, None]
+
+    def sample(iy_, ix_):
+        # Out-of-range indices read a clamped neighbour; the mask zeroes them.
+        return x[batch, iy_.clamp(0, H - 1).long(), ix_.clamp(0, W - 1).long(), :]
+
+    def in_bounds(iy_, ix_):
+        return ((iy_ >= 0) & (iy_ <= H - 1) & (ix_ >= 0) & (ix_ <= W - 1))[..., None]
+
+    I_nw = sample(iy_nw, ix_nw) * in_bounds(iy_nw, ix_nw)
+    I_ne = sample(iy_ne, ix_ne) * in_bounds(iy_ne, ix_ne)
+    I_sw = sample(iy_sw, ix_sw) * in_bounds(iy_sw, ix_sw)
+    I_se = sample(iy_se, ix_se) * in_bounds(iy_se, ix_se)
+    return (nw[..., None] * I_nw + ne[..., None] * I_ne + sw[..., None] * I_sw +
+            se[..., None] * I_se)
+
+
+def functional(x, grid):
+    out = F.grid_sample(x.permute(0, 3, 1, 2), grid, mode="bilinear", padding_mode="zeros",
+                        align_corners=False)
+    return out.permute(0, 2, 3, 1)
+
+
+def median_ms(fn, reps, warmup=3):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def torch_times(shape, reps):
+    N, H, W, C, gH, gW = shape
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    x = torch.rand((N, H, W, C), device="cuda", generator=gen) * 2 - 1
+    grid = torch.rand((N, gH, gW, 2), device="cuda", generator=gen) * 2.2 - 1.1
+    # Same answer from both PyTorch versions, or the comparison means nothing.
+    err = (composed(x, grid) - functional(x, grid)).abs().max().item()
+    assert err < 1e-4, f"composed and F.grid_sample differ by {err}"
+    xg, gg = x.clone().requires_grad_(), grid.clone().requires_grad_()
+    cot = torch.ones((N, gH, gW, C), device="cuda")
+
+    def backward(f):
+        def run():
+            xg.grad = gg.grad = None
+            f(xg, gg).backward(cot)
+        return run
+
+    with torch.no_grad():
+        fwd_c = median_ms(lambda: composed(x, grid), reps)
+        fwd_f = median_ms(lambda: functional(x, grid), reps)
+    return {
+        "torch_composed_forward": fwd_c,
+        "torch_F_forward": fwd_f,
+        "torch_composed_forward_backward": median_ms(backward(composed), reps),
+        "torch_F_forward_backward": median_ms(backward(functional), reps),
+    }
+
+
+def mlx_times(program):
+    """Median real time (ms) of each mlx_lite benchmark, by shape."""
+    result = subprocess.run([program, "--benchmark_format=json", "--benchmark_repetitions=5",
+                             "--benchmark_report_aggregates_only=true"],
+                            check=True, capture_output=True, text=True)
+    report = json.loads(result.stdout)
+    times = {}
+    for b in report["benchmarks"]:
+        if b.get("aggregate_name") != "median" or "error_occurred" in b:
+            continue
+        family, shape = b["run_name"].split("/", 1)
+        scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b["time_unit"]]
+        times.setdefault(shape, {})[family.removeprefix("BM_")] = b["real_time"] * scale
+    return report["context"], times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mlx-bench", help="path of bench_grid_sample")
+    parser.add_argument("--reps", type=int, default=20)
+    args = parser.parse_args()
+    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}")
+    mlx = {}
+    if args.mlx_bench:
+        context, mlx = mlx_times(args.mlx_bench)
+        print(f"mlx_lite on {context.get('gpu')} (driver {context.get('driver')})")
+    for name, shape in SHAPES.items():
+        print(f"\nshape N/H/W/C/gH/gW = {name}")
+        ref = torch_times(shape, args.reps)
+        for key, ms in ref.items():
+            print(f"  {key:34s} {ms:9.3f} ms")
+        for key, ms in mlx.get(name, {}).items():
+            base = ref["torch_composed_forward"] if "Forward" in key else None
+            ratio = f"  ({ms / base:.2f}x torch_composed_forward)" if base else ""
+            print(f"  mlx_lite {key:25s} {ms:9.3f} ms{ratio}")
+
+
+if __name__ == "__main__":
+    main()
