@@ -85,7 +85,11 @@ Buffer CachingAllocator::malloc(size_t size) {
 }
 
 void CachingAllocator::free(Buffer buffer) {
-  if (buffer.ptr() == nullptr) return;
+  if (buffer.ptr() == nullptr || defer(buffer)) return;
+  release(buffer);
+}
+
+void CachingAllocator::release(Buffer buffer) {
   std::lock_guard lock(mutex_);
   const size_t capacity = block_capacity(buffer.ptr());
   active_ -= capacity;

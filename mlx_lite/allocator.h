@@ -38,7 +38,10 @@ class Allocator {
 class CachingAllocator : public Allocator {
  public:
   Buffer malloc(size_t size) final;
+  // Returns the block to the cache, or hands it to the backend when work in
+  // flight may still use it (defer); the backend then calls release().
   void free(Buffer buffer) final;
+  void release(Buffer buffer);
   size_t size(Buffer buffer) const final { return block_capacity(buffer.ptr()); }
 
   size_t active_memory();
@@ -55,6 +58,8 @@ class CachingAllocator : public Allocator {
   virtual void* allocate_block(size_t capacity) = 0;
   virtual void release_block(void* block) = 0;
   virtual size_t block_capacity(const void* block) const = 0;
+  // Whether the backend took `buffer` to release() once its work completes.
+  virtual bool defer(Buffer) { return false; }
 
  private:
   void* take_cached(size_t capacity);

@@ -124,6 +124,9 @@ class array {
   // Untyped pointer to the first element.
   void* raw_data() const;
   bool has_data() const { return desc_->data != nullptr; }
+  // Whether this handle is the only reference to the array and the array the
+  // only user of its buffer, so a kernel may write its output there.
+  bool is_donatable() const { return desc_.use_count() == 1 && desc_->data.use_count() == 1; }
 
   // Gives this (row-contiguous) array a freshly allocated buffer.
   void set_data(allocator::Buffer buffer, Deleter deleter = allocator::free);

@@ -1,6 +1,7 @@
 #include "mlx_lite/utils.h"
 
 #include <algorithm>
+#include <ostream>
 #include <stdexcept>
 
 namespace mlx_lite {
@@ -102,6 +103,14 @@ Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const
 std::string shape_string(const Shape& shape) {
   if (shape.size() == 1) return fmt::format("({},)", shape[0]);
   return fmt::format("({})", fmt::join(shape, ","));
+}
+
+std::ostream& operator<<(std::ostream& os, const Device& d) {
+  return os << "Device(" << (d.type == Device::gpu ? "gpu" : "cpu") << ", " << d.index << ")";
+}
+
+std::ostream& operator<<(std::ostream& os, const Stream& s) {
+  return os << "Stream(" << s.device << ", " << s.index << ")";
 }
 
 }  // namespace mlx_lite

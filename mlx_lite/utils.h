@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mlx_lite/array.h"
+#include "mlx_lite/device.h"
 
 namespace mlx_lite {
 
@@ -36,6 +37,10 @@ Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const
 
 // "(2,3,4)", the way messages print shapes.
 std::string shape_string(const Shape& shape);
+
+// MLX's formats: Device(gpu, 0) and Stream(Device(gpu, 0), 0).
+std::ostream& operator<<(std::ostream& os, const Device& d);
+std::ostream& operator<<(std::ostream& os, const Stream& s);
 
 }  // namespace mlx_lite
 

@@ -38,12 +38,9 @@ void run(array& node) {
   auto outputs = node.outputs();
   auto& primitive = node.primitive();
   if (primitive.device().type == Device::gpu) {
-    // Recorded, not yet run: the buffers stay alive until the GPU is done.
+    // Recorded, not yet run. Buffers freed before the GPU is done with them
+    // reach the allocator's cache only when it is (backend/vulkan/allocator.cpp).
     primitive.eval_gpu(node.inputs(), outputs);
-    for (auto& in : node.inputs()) {
-      if (in.has_data()) gpu_backend::keep_alive(in.data_shared_ptr());
-    }
-    for (auto& out : outputs) gpu_backend::keep_alive(out.data_shared_ptr());
   } else {
     // CPU kernels read memory that recorded GPU work may still have to write.
     if (gpu_backend::has_pending_work()) gpu_backend::finish();

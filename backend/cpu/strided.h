@@ -16,6 +16,20 @@ inline void allocate(array& out) {
   out.set_data(allocator::malloc(out.nbytes()));
 }
 
+// Gives `out` (row-contiguous) the buffer of `in` when it can take it over,
+// as MLX donates: nobody else refers to `in`, which is laid out as `out`
+// (dense from its buffer's start, same size and item size). Only for kernels
+// that read element i of their inputs before writing element i of the
+// output, so working in place is safe.
+inline bool try_donate(const array& in, array& out) {
+  if (!in.is_donatable() || !in.flags().row_contiguous || in.offset() != 0 ||
+      in.size() != out.size() || in.itemsize() != out.itemsize()) {
+    return false;
+  }
+  out.copy_shared_buffer(in, row_major_strides(out.shape()), 0);
+  return true;
+}
+
 // Element offset of row-major index `elem` in an array of `shape` and `strides`.
 inline int64_t elem_to_loc(int64_t elem, const Shape& shape, const Strides& strides) {
   int64_t loc = 0;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/encoder.h"
 
 namespace mlx_lite::vulkan {
 
@@ -79,6 +80,16 @@ class VulkanAllocator : public allocator::CachingAllocator {
       // Slab blocks go back to their size's free list; slabs live until exit.
       free_small_[block->capacity].push_back(block);
     }
+  }
+
+  // A buffer freed while GPU work is recorded or running may still be read or
+  // written by it: it reaches the cache (where the host may reuse it) only
+  // when that work completes.
+  bool defer(allocator::Buffer buffer) override {
+    auto& encoder = Encoder::get();
+    if (!encoder.has_pending_work()) return false;
+    encoder.release_after_work(buffer);
+    return true;
   }
 
   size_t block_capacity(const void* block) const override {

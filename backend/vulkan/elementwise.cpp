@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "backend/cpu/strided.h"
 #include "backend/vulkan/encoder.h"
 
@@ -32,7 +34,10 @@ std::vector<int64_t> metadata(const Shape& shape, const std::vector<array>& inpu
 
 void dispatch_elementwise(const std::string& shader, uint32_t op, const std::vector<array>& inputs,
                           array& out) {
-  cpu::allocate(out);
+  // Each thread reads element i of its inputs, then writes element i.
+  if (!std::ranges::any_of(inputs, [&](const array& in) { return cpu::try_donate(in, out); })) {
+    cpu::allocate(out);
+  }
   if (out.size() == 0) return;
   bool dense = true;
   for (const auto& in : inputs) dense &= in.flags().row_contiguous;

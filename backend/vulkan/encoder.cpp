@@ -203,6 +203,10 @@ void Encoder::keep_alive(std::shared_ptr<void> data) {
   batches_[current_].alive.push_back(std::move(data));
 }
 
+void Encoder::release_after_work(allocator::Buffer buffer) {
+  batches_[current_].released.push_back(buffer);
+}
+
 void Encoder::submit() {
   if (!recording_) return;
   auto& batch = batches_[current_];
@@ -237,21 +241,28 @@ void Encoder::wait(Batch& batch) {
   device_.device().resetFences(*batch.fence);
   batch.commands.reset();
   batch.submitted = false;
-  batch.alive.clear();
-  // Back to the allocator's cache, so an idle process holds no active memory;
-  // the next batch gets it back from there.
-  batch.arena.reset();
-  batch.arena_used = 0;
+  retire(batch);
   if (result != vk::Result::eSuccess) {
     throw std::runtime_error("[gpu] Waiting for the GPU failed: " + vk::to_string(result));
   }
 }
 
+void Encoder::retire(Batch& batch) {
+  batch.alive.clear();
+  // Back to the allocator's cache, so an idle process holds no active memory;
+  // the next batch gets it back from there.
+  batch.arena.reset();
+  batch.arena_used = 0;
+  auto released = std::move(batch.released);
+  batch.released.clear();
+  for (auto buffer : released) allocator::allocator().release(buffer);
+}
+
 void Encoder::finish() {
   submit();
   for (auto& batch : batches_) wait(batch);
-  // Buffers kept alive outside any dispatch (none recorded) go too.
-  batches_[current_].alive.clear();
+  // What was kept or freed while no dispatch was recorded goes too.
+  retire(batches_[current_]);
 }
 
 }  // namespace mlx_lite::vulkan

@@ -54,6 +54,8 @@ class Encoder {
   Binding metadata(const std::vector<int64_t>& words);
 
   void keep_alive(std::shared_ptr<void> data);
+  // Returns `buffer` to the allocator's cache once the recorded work completes.
+  void release_after_work(allocator::Buffer buffer);
   bool has_pending_work() const {
     return recording_ || batches_[0].submitted || batches_[1].submitted;
   }
@@ -72,6 +74,7 @@ class Encoder {
     vk::raii::Fence fence{nullptr};
     bool submitted = false;
     std::vector<std::shared_ptr<void>> alive;
+    std::vector<allocator::Buffer> released;  // freed while the batch was pending
     // Metadata of the batch, bump-allocated from one buffer.
     std::shared_ptr<allocator::Buffer> arena;
     size_t arena_used = 0;
@@ -84,6 +87,9 @@ class Encoder {
   // batch current (waiting for it if it is still running).
   void submit();
   void wait(Batch& batch);
+  // Drops what a completed (or never submitted) batch kept alive and returns
+  // the buffers freed meanwhile to the allocator.
+  void retire(Batch& batch);
 
   Device& device_;
   vk::raii::CommandPool pool_{nullptr};
