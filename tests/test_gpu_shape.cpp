@@ -298,6 +298,18 @@ TEST_F(GpuShape, EyeEveryDtypeAndDiagonal) {
   }
 }
 
+TEST_F(GpuShape, ManyEyesInOneEvalSpanSeveralBatches) {
+  // Each eye records two dispatches reading scalars it makes itself; over
+  // the encoder's batches of 256 dispatches those must stay alive.
+  array gpu = zeros({5, 6}, float32, kCpu), cpu = gpu;
+  for (int i = 0; i < 300; ++i) {
+    const float scale = static_cast<float>(i % 7);
+    gpu = add(gpu, multiply(eye(5, 6, i % 9 - 4, float32, kGpu), array(scale), kGpu), kGpu);
+    cpu = add(cpu, multiply(eye(5, 6, i % 9 - 4, float32, kCpu), array(scale), kCpu), kCpu);
+  }
+  expect_same_bits(gpu, cpu, "300 eyes");
+}
+
 // ---- RandomBits.
 
 TEST_F(GpuShape, RandomBitsMatchTheCpuForKeyBatchesAndWidths) {

@@ -25,11 +25,13 @@ void Arange::eval_gpu(const std::vector<array>&, array& out) {
 }
 
 void Eye::eval_gpu(const std::vector<array>&, array& out) {
-  // Scalars made here are read by work still to run: they stay alive with it.
+  // The scalars made here are kept alive after the dispatches that read
+  // them: a dispatch may start a new batch, and keep_alive ties a buffer to
+  // the batch being recorded.
   auto& encoder = vulkan::Encoder::get();
   array zero(0.0f);
-  encoder.keep_alive(zero.data_shared_ptr());
   vulkan::fill_gpu(zero, out);
+  encoder.keep_alive(zero.data_shared_ptr());
   // The diagonal column - row == k_ starts at (max(0, -k), max(0, k)) and
   // steps one row and one column at a time.
   const int64_t n = out.shape(0), m = out.shape(1);
@@ -37,10 +39,10 @@ void Eye::eval_gpu(const std::vector<array>&, array& out) {
   const int64_t length = std::min(n - first_row, m - (first_row + k_));
   if (length <= 0) return;
   array one(1.0f);
-  encoder.keep_alive(one.data_shared_ptr());
   array ones({static_cast<ShapeElem>(length)}, float32, nullptr, {});
   ones.copy_shared_buffer(one, {0}, one.offset());
   vulkan::copy_gpu_into(ones, {m + 1}, first_row * m + first_row + k_, out);
+  encoder.keep_alive(one.data_shared_ptr());
 }
 
 }  // namespace mlx_lite

@@ -65,7 +65,8 @@ void main() {
   const uint upper = num_words - half_;  // ceil(num_words / 2)
   const int64_t t = thread_index();
   if (t >= int64_t(num_keys) * int64_t(upper)) return;
-  const uint key = uint(t / int64_t(upper));
+  // The output has fewer than 2^32 elements, so t fits 32-bit division.
+  const uint key = uint(t) / upper;
   const uint i = uint(t) - key * upper;
   const uint k0 = keys0[uint(input_location(0, 2 * int64_t(key)))];
   const uint k1 = keys0[uint(input_location(0, 2 * int64_t(key) + 1))];
