@@ -62,6 +62,14 @@ Layout layout(const Shape& shape, const std::vector<const Strides*>& strides,
   }
 }
 
+// Threads of an elementwise dispatch over n elements: on the dense path each
+// takes several (shaders/elementwise_main.glsl).
+uint64_t elementwise_threads(uint64_t n, bool dense) {
+  constexpr uint64_t kElementsPerThread = 4;
+  if (!dense || n > 0xffffffffu) return n;
+  return (n + kElementsPerThread - 1) / kElementsPerThread;
+}
+
 std::string copy_shader(const array& in, const array& out) {
   return fmt::format("copy_{}_{}", dtype_name(in.dtype()), dtype_name(out.dtype()));
 }
@@ -86,7 +94,8 @@ void dispatch_elementwise(const std::string& shader, uint32_t op, const std::vec
   std::vector<Binding> bindings = {encoder.metadata(l.words)};
   for (const auto& in : inputs) bindings.push_back(input_binding(in));
   bindings.push_back(output_binding(out));
-  encoder.dispatch(shader, {kWorkgroupSize, op, l.dense ? 1u : 0u}, bindings, out.size());
+  encoder.dispatch(shader, {kWorkgroupSize, op, l.dense ? 1u : 0u}, bindings,
+                   elementwise_threads(out.size(), l.dense));
 }
 
 void copy_gpu(const array& in, array& out) {
@@ -101,7 +110,8 @@ void copy_gpu_into(const array& in, const Strides& out_strides, int64_t out_offs
   auto& encoder = Encoder::get();
   auto metadata = encoder.metadata(l.words);
   encoder.dispatch(copy_shader(in, out), {kWorkgroupSize, kCopyStridedOut, l.dense ? 1u : 0u},
-                   {metadata, input_binding(in), output_binding(out)}, in.size());
+                   {metadata, input_binding(in), output_binding(out)},
+                   elementwise_threads(in.size(), l.dense));
 }
 
 void fill_gpu(const array& value, array& out) {

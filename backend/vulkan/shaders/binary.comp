@@ -5,6 +5,8 @@
 // binary_<dtype> (OUT is IN) and binary_<dtype>_bool (OUT is bool: the six
 // comparisons of non-bool inputs).
 #include "common.glsl"
+#define NUM_OPERANDS 2
+#include "shape_locations.glsl"
 
 layout(set = 0, binding = 1) readonly buffer A { IN_ELEM a0[]; };
 layout(set = 0, binding = 2) readonly buffer B { IN_ELEM b0[]; };
@@ -111,10 +113,12 @@ OUT_COMPUTE result(C v) {
 #endif
 }
 
-void main() {
-  const int64_t i = thread_index();
-  if (i >= meta[0]) return;
-  const C x = load_in(a0[uint(input_location(0, i))]);
-  const C y = load_in(b0[uint(input_location(1, i))]);
+void element(int64_t i) {
+  int64_t loc[NUM_OPERANDS];
+  operand_locations(i, loc);
+  const C x = load_in(a0[uint(loc[0])]);
+  const C y = load_in(b0[uint(loc[1])]);
   out0[uint(i)] = store_out(result(apply(x, y)));
 }
+
+#include "elementwise_main.glsl"

@@ -16,9 +16,7 @@ layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 const bool STRIDED_OUT = OP == 1u;
 
-void main() {
-  const int64_t i = thread_index();
-  if (i >= meta[0]) return;
+void element(int64_t i) {
   int64_t src, dst;
   if (STRIDED_OUT) {
     int64_t loc[NUM_OPERANDS];
@@ -36,3 +34,5 @@ void main() {
     out0[uint(dst)] = store_out(convert(load_in(in0[uint(src)])));
   }
 }
+
+#include "elementwise_main.glsl"

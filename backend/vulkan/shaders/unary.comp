@@ -136,8 +136,8 @@ IN_COMPUTE apply(IN_COMPUTE x) {
   }
 }
 
-void main() {
-  const int64_t i = thread_index();
-  if (i >= meta[0]) return;
+void element(int64_t i) {
   out0[uint(i)] = store_out(apply(load_in(in0[uint(input_location(0, i))])));
 }
+
+#include "elementwise_main.glsl"
