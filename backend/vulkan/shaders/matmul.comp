@@ -24,8 +24,9 @@
 // computes tile w % tiles_per_matrix of batch matrix w / tiles_per_matrix.
 #include "common.glsl"
 
-// Whether A's column (k) stride and B's column (n) stride are 1: these pick
-// which dim consecutive threads walk when loading a panel.
+// Which dim consecutive threads walk when loading a panel: A's k and B's n
+// when those are unit-strided (the host's choice), else A's m and B's k, so
+// that loads coalesce for row-major and transposed operands alike.
 layout(constant_id = 3) const bool A_K_FAST = true;
 layout(constant_id = 4) const bool B_N_FAST = true;
 
