@@ -11,6 +11,7 @@ class Matmul : public UnaryPrimitive {
  public:
   using UnaryPrimitive::UnaryPrimitive;
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Matmul"; }
   bool is_equivalent(const Primitive& other) const override;
 };

@@ -80,6 +80,7 @@ class Softmax : public UnaryPrimitive {
  public:
   Softmax(Stream stream, bool precise) : UnaryPrimitive(stream), precise_(precise) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Softmax"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -92,6 +93,7 @@ class LogSumExp : public UnaryPrimitive {
  public:
   using UnaryPrimitive::UnaryPrimitive;
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "LogSumExp"; }
   bool is_equivalent(const Primitive& other) const override;
 };

@@ -1,0 +1,164 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Matmul: C = A (M x K) * B (K x N) for each batch matrix, in float.
+//
+// Each workgroup of 256 threads (16 x 16) computes one BM x BN tile of C
+// (BM = BN = 16 * TILE, TILE = 4 or 8 at build time); thread (tx, ty) holds a
+// TILE x TILE micro-tile in registers: rows 4 * ty + 64 * i + r and columns
+// 4 * tx + 64 * j + c (i, j < TILE / 4; r, c < 4), so that its operands are
+// vec4 reads of shared memory that neighbouring threads take side by side
+// (no bank conflicts) and its stores are runs of 4 columns. K advances in
+// steps of BK = 16: the threads load the next A and B panels into registers
+// while they multiply the current ones out of shared memory.
+//
+// Operands are read through their strides (transposed or sliced matrices
+// need no copy); a spec constant says which dim is unit-strided so that
+// neighbouring threads load neighbouring elements. Elements past M, N or K
+// load as 0 and outputs past M or N are not stored, so any size works
+// (K = 0 gives zeros).
+//
+// Metadata (int64): [M, N, K, a_row_stride, a_col_stride, b_row_stride,
+// b_col_stride, a_offset, b_offset, batch_ndim, batch_shape[batch_ndim],
+// a_batch_strides[batch_ndim], b_batch_strides[batch_ndim]]; C is dense
+// row-major from 0. Workgroup w (folded into y past the device's limit)
+// computes tile w % tiles_per_matrix of batch matrix w / tiles_per_matrix.
+#include "common.glsl"
+
+// Which dim consecutive threads walk when loading a panel: A's k and B's n
+// when those are unit-strided (the host's choice), else A's m and B's k, so
+// that loads coalesce for row-major and transposed operands alike.
+layout(constant_id = 3) const bool A_K_FAST = true;
+layout(constant_id = 4) const bool B_N_FAST = true;
+
+layout(set = 0, binding = 1) readonly buffer A { IN_ELEM a_buf[]; };
+layout(set = 0, binding = 2) readonly buffer B { IN_ELEM b_buf[]; };
+layout(set = 0, binding = 3) writeonly buffer C { OUT_ELEM c_buf[]; };
+
+const uint kThreads = 256;
+const uint BM = 16u * TILE;
+const uint BN = 16u * TILE;
+const uint BK = 16u;
+const uint V = TILE / 4u;  // vec4s per micro-tile row or column
+// Panels are stored k-major (As[k][m], Bs[k][n]) as vec4s; 4 floats of
+// padding per k spread the transposing stores of a k-fast load over banks.
+const uint LDA = BM / 4u + 1u;
+const uint LDB = BN / 4u + 1u;
+shared vec4 As[BK * LDA];
+shared vec4 Bs[BK * LDB];
+
+// A panel element's place in the tile: e = t + 256 * i walks the panel in
+// the order of the operand's unit-strided dim (rows of `wide` elements by
+// BK, or BK by `wide`).
+uvec2 panel_coord(uint e, bool k_fast, uint wide) {
+  return k_fast ? uvec2(e / BK, e % BK) : uvec2(e % wide, e / wide);  // (m or n, k)
+}
+
+// The tile's place and the operands' layout, set once in main().
+uint M, N, K, m0, n0, a_base, b_base, ars, acs, brs, bcs;
+// This thread's share of the next panels: TILE elements of each.
+float a_next[TILE], b_next[TILE];
+
+void load_panels(uint k0) {
+  for (uint i = 0u; i < TILE; ++i) {
+    const uvec2 p = panel_coord(gl_LocalInvocationID.x + kThreads * i, A_K_FAST, BM);
+    const uint m = m0 + p.x, ka = k0 + p.y;
+    a_next[i] = (m < M && ka < K) ? float(load_in(a_buf[a_base + m * ars + ka * acs])) : 0.0;
+    const uvec2 q = panel_coord(gl_LocalInvocationID.x + kThreads * i, !B_N_FAST, BN);
+    const uint n = n0 + q.x, kb = k0 + q.y;
+    b_next[i] = (n < N && kb < K) ? float(load_in(b_buf[b_base + kb * brs + n * bcs])) : 0.0;
+  }
+}
+
+// This thread's micro-tile of C: row 4 * i + r holds rows 64 * i + 4 * ty + r
+// of the tile, vec4 j columns 64 * j + 4 * tx to 64 * j + 4 * tx + 3.
+vec4 acc[TILE][V];
+
+// acc += the first `steps` k of the panels in shared memory.
+void multiply_panels(uint steps) {
+  const uint tx = gl_LocalInvocationID.x % 16u, ty = gl_LocalInvocationID.x / 16u;
+  for (uint kk = 0u; kk < steps; ++kk) {
+    vec4 av[V], bv[V];
+    for (uint i = 0u; i < V; ++i) av[i] = As[kk * LDA + ty + 16u * i];
+    for (uint j = 0u; j < V; ++j) bv[j] = Bs[kk * LDB + tx + 16u * j];
+    for (uint i = 0u; i < V; ++i) {
+      for (uint r = 0u; r < 4u; ++r) {
+        for (uint j = 0u; j < V; ++j) acc[4u * i + r][j] += av[i][r] * bv[j];
+      }
+    }
+  }
+}
+
+void main() {
+  const uint t = gl_LocalInvocationID.x;
+  const uint tx = t % 16u, ty = t / 16u;
+  const uint w = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+
+  M = uint(meta[0]);
+  N = uint(meta[1]);
+  K = uint(meta[2]);
+  const uint tiles_n = (N + BN - 1u) / BN;
+  const uint tiles = ((M + BM - 1u) / BM) * tiles_n;
+  const int bdim = int(meta[9]);
+  uint batch = w / tiles;
+  uint batches = 1u;
+  for (int d = 0; d < bdim; ++d) batches *= uint(meta[10 + d]);
+  if (batch >= batches) return;  // the whole workgroup leaves together
+  const uint tile = w - batch * tiles;
+  m0 = (tile / tiles_n) * BM;
+  n0 = (tile % tiles_n) * BN;
+  const uint c_base = batch * M * N;
+
+  // Offsets are computed modulo 2^32: every element read lies below 2^32 in
+  // its buffer, so negative strides wrap to the right place.
+  a_base = uint(meta[7]);
+  b_base = uint(meta[8]);
+  for (int d = bdim - 1; d >= 0; --d) {
+    const uint extent = uint(meta[10 + d]);
+    const uint i = batch % extent;
+    a_base += i * uint(meta[10 + bdim + d]);
+    b_base += i * uint(meta[10 + 2 * bdim + d]);
+    batch /= extent;
+  }
+  ars = uint(meta[3]);
+  acs = uint(meta[4]);
+  brs = uint(meta[5]);
+  bcs = uint(meta[6]);
+
+  for (uint r = 0u; r < TILE; ++r) {
+    for (uint j = 0u; j < V; ++j) acc[r][j] = vec4(0.0);
+  }
+
+  load_panels(0u);
+  for (uint k0 = 0u; k0 < K; k0 += BK) {
+    barrier();  // everyone is done reading the previous panels
+    for (uint i = 0u; i < TILE; ++i) {
+      const uvec2 p = panel_coord(t + kThreads * i, A_K_FAST, BM);
+      As[p.y * LDA + p.x / 4u][p.x % 4u] = a_next[i];
+      const uvec2 q = panel_coord(t + kThreads * i, !B_N_FAST, BN);
+      Bs[q.y * LDB + q.x / 4u][q.x % 4u] = b_next[i];
+    }
+    barrier();
+    // The loads of the following panels overlap the arithmetic below.
+    if (k0 + BK < K) load_panels(k0 + BK);
+    // A whole panel takes the unrolled loop; the last one of a K that is
+    // not a multiple of BK skips its zero padding.
+    if (k0 + BK <= K) {
+      multiply_panels(BK);
+    } else {
+      multiply_panels(K - k0);
+    }
+  }
+
+  for (uint i = 0u; i < V; ++i) {
+    for (uint r = 0u; r < 4u; ++r) {
+      const uint m = m0 + 64u * i + 4u * ty + r;
+      if (m >= M) continue;
+      for (uint j = 0u; j < V; ++j) {
+        for (uint c = 0u; c < 4u; ++c) {
+          const uint n = n0 + 64u * j + 4u * tx + c;
+          if (n < N) c_buf[c_base + m * N + n] = store_out(acc[4u * i + r][j][c]);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,188 @@
+// Differential tests: the GPU kernels of Matmul, Softmax and LogSumExp against
+// the CPU backend, for every float dtype, over odd and edge sizes, transposed,
+// strided and broadcast operands, long rows, many rows and special values.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <limits>
+
+#include "gpu_test_util.h"
+
+using namespace mlx_lite;
+using namespace gpu_test;
+
+namespace {
+
+const std::vector<Dtype> kFloatDtypes = {float32, float16, bfloat16};
+
+std::string describe(const std::string& what, Dtype t) {
+  return what + " " + std::string(dtype_name(t));
+}
+
+// Both backends accumulate in float32, in different orders: a dot product of
+// K terms of magnitude <= 1 differs by about K float32 ulps, and a 16-bit
+// result by one rounding of its own on top.
+void expect_matmul_close(const array& a, const array& b, const std::string& what) {
+  const Dtype t = a.dtype();
+  const double k = static_cast<double>(a.shape(-1));
+  const double atol = 2e-7 * k + (t == float32 ? 0 : 1e-3);
+  expect_close(matmul(a, b, kGpu), matmul(a, b, kCpu), rtol_of(t) * 4, atol, describe(what, t));
+}
+
+class GpuMatmul : public gpu_test::GpuTest {};
+class GpuSoftmax : public gpu_test::GpuTest {};
+
+}  // namespace
+
+TEST_F(GpuMatmul, OddAndEdgeSizes) {
+  // (M, N, K)
+  const std::vector<std::array<int, 3>> sizes = {{1, 1, 1},       {7, 5, 3},    {65, 33, 17},
+                                                 {128, 128, 128}, {1, 1000, 1}, {1, 1, 1000},
+                                                 {1000, 1, 1},    {3, 200, 64}};
+  for (auto t : kFloatDtypes) {
+    for (auto [M, N, K] : sizes) {
+      array a = test_values({M, K}, t, 1, -1, 1);
+      array b = test_values({K, N}, t, 2, -1, 1);
+      expect_matmul_close(a, b, fmt::format("{}x{}x{}", M, N, K));
+    }
+  }
+}
+
+TEST_F(GpuMatmul, TransposedAndStridedOperands) {
+  const int M = 37, N = 29, K = 41;
+  for (auto t : kFloatDtypes) {
+    array a = test_values({M, K}, t, 3, -1, 1);
+    array b = test_values({K, N}, t, 4, -1, 1);
+    // Transposed views: unit stride on the other dim, no copy.
+    array at = transpose(test_values({K, M}, t, 5, -1, 1));
+    array bt = transpose(test_values({N, K}, t, 6, -1, 1));
+    expect_matmul_close(at, b, "a transposed");
+    expect_matmul_close(a, bt, "b transposed");
+    expect_matmul_close(at, bt, "both transposed");
+    // Negative steps with offsets: no unit stride at all.
+    array big_a = test_values({2 * M + 1, 3 * K + 2}, t, 7, -1, 1);
+    array big_b = test_values({2 * K + 3, 2 * N}, t, 8, -1, 1);
+    array sa = slice(big_a, {2 * M, 3 * K + 1}, {0, 1}, {-2, -3});
+    array sb = slice(big_b, {2 * K + 2, 1}, {2, 2 * N}, {-2, 2});
+    ASSERT_EQ(sa.shape(), (Shape{M, K}));
+    ASSERT_EQ(sb.shape(), (Shape{K, N}));
+    expect_matmul_close(sa, sb, "reversed strided");
+    // Reversed columns of a and rows of b (strides -1 and -N).
+    array ra = slice(a, {0, K - 1}, {M, -K - 1}, {1, -1});
+    array rb = slice(b, {K - 1, 0}, {-K - 1, N}, {-1, 1});
+    expect_matmul_close(ra, rb, "reversed");
+  }
+}
+
+TEST_F(GpuMatmul, BatchedWithBroadcastBatchDims) {
+  for (auto t : kFloatDtypes) {
+    array a = test_values({3, 20, 40}, t, 9, -1, 1);
+    array b = test_values({3, 40, 30}, t, 10, -1, 1);
+    array b2 = test_values({40, 30}, t, 11, -1, 1);
+    array a1 = test_values({1, 20, 40}, t, 12, -1, 1);
+    expect_matmul_close(a, b, "batched");
+    expect_matmul_close(a, b2, "b shared");
+    expect_matmul_close(a1, b, "a broadcast");
+    // Two batch dims, each broadcast in one operand, and a transposed batch.
+    array a4 = test_values({2, 1, 20, 40}, t, 13, -1, 1);
+    array b4 = test_values({1, 3, 40, 30}, t, 14, -1, 1);
+    expect_matmul_close(a4, b4, "4-d broadcast");
+    expect_matmul_close(transpose(test_values({40, 3, 20}, t, 15, -1, 1), {1, 2, 0}), b,
+                        "batch and matrix transposed");
+    // 1-D operands.
+    array v = test_values({40}, t, 16, -1, 1);
+    expect_close(matmul(a, v, kGpu), matmul(a, v, kCpu), rtol_of(t) * 4, 1e-3,
+                 describe("matrix-vector", t));
+    expect_close(matmul(v, b, kGpu), matmul(v, b, kCpu), rtol_of(t) * 4, 1e-3,
+                 describe("vector-matrix", t));
+  }
+}
+
+TEST_F(GpuMatmul, WideTilesWithEdges) {
+  // Enough 128 x 128 tiles to take the 8 x 8-per-thread kernel, with partial
+  // tiles on every edge.
+  for (auto t : kFloatDtypes) {
+    array a = test_values({30, 257, 20}, t, 17, -1, 1);
+    array b = test_values({30, 20, 259}, t, 18, -1, 1);
+    expect_matmul_close(a, b, "wide tiles");
+    expect_matmul_close(transpose(test_values({30, 20, 257}, t, 19, -1, 1), {0, 2, 1}),
+                        transpose(test_values({30, 259, 20}, t, 20, -1, 1), {0, 2, 1}),
+                        "wide tiles transposed");
+  }
+}
+
+TEST_F(GpuMatmul, EmptyAndZeroK) {
+  for (auto t : kFloatDtypes) {
+    array a = zeros({4, 0}, t, kCpu);
+    array b = zeros({0, 5}, t, kCpu);
+    expect_close(matmul(a, b, kGpu), zeros({4, 5}, t, kCpu), 0, 0, describe("K = 0", t));
+    EXPECT_EQ(matmul(zeros({0, 3}, t, kCpu), zeros({3, 5}, t, kCpu), kGpu).shape(), (Shape{0, 5}));
+  }
+}
+
+TEST_F(GpuMatmul, MoreTilesThanOneGridDimension) {
+  // 70,000 batch matrices, one workgroup each, folded past 65535 into y.
+  array a = test_values({70000, 2, 3}, float32, 21, -1, 1);
+  array b = test_values({70000, 3, 2}, float32, 22, -1, 1);
+  expect_matmul_close(a, b, "70000 batches");
+}
+
+TEST_F(GpuSoftmax, RowLengthsDtypesAndLayouts) {
+  for (auto t : kFloatDtypes) {
+    const double rtol = t == float32 ? 1e-5 : rtol_of(t);
+    const double atol = t == float32 ? 1e-7 : 1e-4;
+    for (int len : {1, 7, 1000, 100003}) {
+      const int rows = len > 1000 ? 2 : 5;
+      array a = test_values({rows, len}, t, 30 + len, -8, 8);
+      for (bool precise : {false, true}) {
+        expect_close(softmax(a, -1, precise, kGpu), softmax(a, -1, precise, kCpu), rtol, atol,
+                     describe(fmt::format("softmax len {}", len), t));
+      }
+      expect_close(logsumexp(a, -1, false, kGpu), logsumexp(a, -1, false, kCpu), rtol, rtol * 10,
+                   describe(fmt::format("logsumexp len {}", len), t));
+    }
+    // Strided rows: a transpose (the last axis has stride 5), a reversed
+    // slice with an offset, and a broadcast (stride-0 rows).
+    array base = test_values({4, 6, 5}, t, 40, -8, 8);
+    const std::vector<std::pair<std::string, array>> layouts = {
+        {"transposed", transpose(base, {2, 0, 1})},
+        {"reversed", slice(base, {3, 5, 4}, {-5, -7, -6}, {-1, -2, -1})},
+        {"broadcast", broadcast_to(slice(base, {0, 0, 0}, {4, 1, 5}), {4, 3, 5})}};
+    for (const auto& [name, x] : layouts) {
+      expect_close(softmax(x, -1, false, kGpu), softmax(x, -1, false, kCpu), rtol, atol,
+                   describe("softmax " + name, t));
+      expect_close(logsumexp(x, -1, true, kGpu), logsumexp(x, -1, true, kCpu), rtol, rtol * 10,
+                   describe("logsumexp " + name, t));
+    }
+  }
+}
+
+TEST_F(GpuSoftmax, MoreRowsThanOneGridDimension) {
+  array a = test_values({70000, 3}, float32, 50, -8, 8);
+  expect_close(softmax(a, -1, false, kGpu), softmax(a, -1, false, kCpu), 1e-5, 1e-7,
+               "softmax 70000 rows");
+  expect_close(logsumexp(a, -1, false, kGpu), logsumexp(a, -1, false, kCpu), 1e-5, 1e-5,
+               "logsumexp 70000 rows");
+}
+
+TEST_F(GpuSoftmax, InfinitiesAndNaN) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Rows: finite; some -inf; all -inf; one +inf; two +inf; a NaN; -inf and NaN.
+  array x({1.0f, 2.0f, 3.0f, 4.0f,  //
+           -inf, 1.0f, -inf, 0.5f,  //
+           -inf, -inf, -inf, -inf,  //
+           1.0f, inf,  2.0f, -inf,  //
+           inf,  inf,  0.0f, 1.0f,  //
+           1.0f, nan,  2.0f, 3.0f,  //
+           -inf, nan,  -inf, -inf},
+          {7, 4});
+  for (auto t : kFloatDtypes) {
+    array a = astype(x, t, kCpu);
+    expect_close(softmax(a, -1, false, kGpu), softmax(a, -1, false, kCpu), rtol_of(t), 1e-7,
+                 describe("softmax special values", t));
+    expect_close(logsumexp(a, -1, false, kGpu), logsumexp(a, -1, false, kCpu), rtol_of(t), 1e-6,
+                 describe("logsumexp special values", t));
+  }
+}
