@@ -92,6 +92,36 @@ BENCHMARK(BM_GpuSumRows)
     ->UseRealTime();
 BENCHMARK(BM_GpuSmallOpGraph)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Reductions to one value of 64M float32 (two passes) and argmax over them.
+namespace {
+
+void BM_GpuFullSum(benchmark::State& state) {
+  const int64_t n = int64_t{1} << 26;
+  if (!fits(state, n * 4)) return;
+  array a = filled(n, 1.0f);
+  for (auto _ : state) {
+    array out = sum(a, kGpu);
+    eval(out);
+  }
+  state.SetBytesProcessed(state.iterations() * n * 4);
+}
+
+void BM_GpuFullArgmax(benchmark::State& state) {
+  const int64_t n = int64_t{1} << 26;
+  if (!fits(state, n * 4)) return;
+  array a = filled(n, 1.0f);
+  for (auto _ : state) {
+    array out = argmax(a, kGpu);
+    eval(out);
+  }
+  state.SetBytesProcessed(state.iterations() * n * 4);
+}
+
+}  // namespace
+
+BENCHMARK(BM_GpuFullSum)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GpuFullArgmax)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (!gpu::is_available()) {

@@ -38,6 +38,7 @@ class ArgReduce : public UnaryPrimitive {
   ArgReduce(Stream stream, ReduceType type, int axis)
       : UnaryPrimitive(stream), type_(type), axis_(axis) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "ArgReduce"; }
   bool is_equivalent(const Primitive& other) const override;
   ReduceType reduce_type() const { return type_; }
@@ -61,6 +62,7 @@ class Scan : public UnaryPrimitive {
         reverse_(reverse),
         inclusive_(inclusive) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Scan"; }
   bool is_equivalent(const Primitive& other) const override;
   int axis() const { return axis_; }

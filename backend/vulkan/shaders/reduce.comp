@@ -1,11 +1,16 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Reduce: one workgroup of 256 threads reduces one output's elements. The
-// host views the input with the kept dims first and the reduced ones last, so
-// output r reduces elements [r * L, (r + 1) * L) in row-major order of that
-// view; metadata is the elementwise layout followed by [rows, L]. Threads
-// stride over the row, then combine through shared memory (no subgroup
-// operations, so any subgroup size works). OP is Reduce::ReduceType:
+// Reduce: each workgroup of 256 threads reduces one chunk of one output's
+// elements. The host views the input with the kept dims first and the reduced
+// ones last, so output r reduces elements [r * L, (r + 1) * L) in row-major
+// order of that view. Metadata is the elementwise layout followed by
+// [rows, L, G, C]: row r is cut into G chunks of C elements, workgroup w
+// reduces chunk w % G of row w / G and writes out0[w]. G is 1 for the
+// one-pass path; with G > 1 (few long rows) out0 holds partials in the
+// accumulator type, reduced by a second dispatch of this shader.
+// Threads stride over the chunk (consecutive threads read consecutive
+// elements), then combine through shared memory (no subgroup operations, so
+// any subgroup size works). OP is Reduce::ReduceType:
 // And 0, Or 1, Sum 2, Prod 3, Min 4, Max 5.
 #include "common.glsl"
 
@@ -64,18 +69,37 @@ OUT_COMPUTE to_out(ACC a) {
 #endif
 }
 
+ACC load(uint i) { return ACC(load_in(in0[i])); }
+
 void main() {
   const uint t = gl_LocalInvocationID.x;
-  const int64_t row =
+  const int64_t w =
       int64_t(gl_WorkGroupID.x) + int64_t(gl_WorkGroupID.y) * int64_t(gl_NumWorkGroups.x);
   const int ndim = int(meta[1]);
   const int tail = 2 + ndim + ndim + 1;
   const int64_t rows = meta[tail], len = meta[tail + 1];
-  if (row >= rows) return;  // the whole workgroup leaves together
+  const int64_t groups = meta[tail + 2], chunk = meta[tail + 3];
+  if (w >= rows * groups) return;  // the whole workgroup leaves together
+  const int64_t row = w / groups;
+  const int64_t begin = row * len + (w - row * groups) * chunk;
+  // Chunks hold fewer than 2^32 elements (buffers are indexed in 32 bits).
+  const uint n = uint(min(chunk, (row + 1) * len - begin));
 
   ACC acc = identity();
-  for (int64_t j = int64_t(t); j < len; j += int64_t(kThreads)) {
-    acc = combine(acc, ACC(load_in(in0[uint(input_location(0, row * len + j))])));
+  if (CONTIGUOUS) {
+    // Four independent loads per iteration keep more reads in flight.
+    const uint first = uint(meta[2 + ndim] + begin);
+    uint j = t;
+    for (; j + 3u * kThreads < n; j += 4u * kThreads) {
+      const ACC a = combine(load(first + j), load(first + j + kThreads));
+      const ACC b = combine(load(first + j + 2u * kThreads), load(first + j + 3u * kThreads));
+      acc = combine(acc, combine(a, b));
+    }
+    for (; j < n; j += kThreads) acc = combine(acc, load(first + j));
+  } else {
+    for (uint j = t; j < n; j += kThreads) {
+      acc = combine(acc, load(uint(input_location(0, begin + int64_t(j)))));
+    }
   }
   partial[t] = acc;
   barrier();
@@ -83,5 +107,5 @@ void main() {
     if (t < s) partial[t] = combine(partial[t], partial[t + s]);
     barrier();
   }
-  if (t == 0u) out0[uint(row)] = store_out(to_out(partial[0]));
+  if (t == 0u) out0[uint(w)] = store_out(to_out(partial[0]));
 }

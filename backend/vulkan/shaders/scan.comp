@@ -1,0 +1,156 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Scan (cumsum) along one axis, inclusive or exclusive, forward or reverse,
+// as the CPU's backend/cpu/scan.cpp. Metadata: reduce_lines.glsl's followed
+// by [inner, reverse, inclusive]. inner is the output's extent past the axis:
+// the output is row-contiguous in the input's shape, so element k of line r
+// goes to (r / inner) * len * inner + r % inner + k * inner. Scan position p
+// reads and writes element k = p (k = len - 1 - p when reverse). reverse and
+// inclusive are uniform words rather than specialization constants: four
+// times fewer pipelines to compile, at the cost of a uniform branch.
+// MODE (constant_id 3):
+//   0  a workgroup of W threads per line walks it in tiles of 4W: each
+//      tile is loaded coalesced into shared memory, each thread sums 4
+//      consecutive elements, a shared-memory scan of the W thread sums
+//      (no subgroup operations, so any subgroup size works) gives each
+//      thread its prefix, and a running total carries across tiles;
+//   1  thread r scans line r alone (many short lines, or lines across the
+//      fast axis: neighbouring threads then touch neighbouring elements).
+#include "common.glsl"
+#include "reduce_lines.glsl"
+
+layout(constant_id = 3) const uint MODE = 0;
+
+layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
+layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
+
+// Floats sum in float, with the running total compensated (Kahan) since it
+// carries across a whole line (the CPU sums in double); integers and bool in
+// 64 bits, which wrap to the output's width as the CPU's do.
+#if IN_KIND == 3
+#define ACC float
+#else
+#define ACC int64_t
+#endif
+
+// The workgroup size is 64, 128 or 256 (shorter lines get smaller ones).
+const uint kThreads = gl_WorkGroupSize.x;
+const uint kPerThread = 4;
+const uint kTile = kThreads * kPerThread;
+const uint kGroup = 16;                 // thread sums scanned serially per group
+const uint kGroups = kThreads / kGroup;  // at most 16
+shared ACC tile[256 * kPerThread];
+shared ACC sums[256];
+shared ACC group_before[17];
+
+// A running total: sum, and for floats the low-order part it lost.
+struct Total {
+  ACC sum;
+  ACC lost;
+};
+
+void accumulate(inout Total total, ACC x) {
+#if IN_KIND == 3
+  precise float y = x - total.lost;
+  precise float s = total.sum + y;
+  total.lost = (s - total.sum) - y;
+  total.sum = s;
+#else
+  total.sum += x;
+#endif
+}
+
+ACC load(int64_t start, uint k) {
+  if (CONTIGUOUS) return ACC(load_in(in0[uint(start) + k]));
+  return ACC(load_in(in0[uint(start + int64_t(k) * lines_stride())]));
+}
+
+void store(uint out_start, uint inner, uint k, ACC v) {
+  out0[out_start + k * inner] = store_out(OUT_COMPUTE(v));
+}
+
+bool reverse() { return lines_extra(1) != 0; }
+bool inclusive() { return lines_extra(2) != 0; }
+uint element(uint p, uint len) { return reverse() ? len - 1u - p : p; }
+
+void main() {
+  const int64_t rows = lines_rows();
+  // Outputs are indexed in 32 bits, so every length here is below 2^32.
+  const uint len = uint(lines_len());
+  const uint inner = uint(lines_extra(0));
+  const bool is_inclusive = inclusive();
+
+  if (MODE == 1u) {
+    const int64_t r = thread_index();
+    if (r >= rows) return;
+    const int64_t start = line_start(r);
+    const uint out_start = uint((r / inner) * len * inner + r % inner);
+    Total total = Total(ACC(0), ACC(0));
+    for (uint p = 0u; p < len; ++p) {
+      const uint k = element(p, len);
+      const ACC x = load(start, k);
+      if (!is_inclusive) store(out_start, inner, k, total.sum);
+      accumulate(total, x);
+      if (is_inclusive) store(out_start, inner, k, total.sum);
+    }
+    return;
+  }
+
+  const int64_t r = workgroup_index();
+  if (r >= rows) return;  // the whole workgroup leaves together
+  const uint t = gl_LocalInvocationID.x;
+  const int64_t start = line_start(r);
+  const uint out_start = uint((r / inner) * len * inner + r % inner);
+  Total carry = Total(ACC(0), ACC(0));
+  for (uint base = 0u; base < len; base += kTile) {
+    for (uint q = 0u; q < kPerThread; ++q) {
+      const uint p = base + q * kThreads + t;
+      tile[q * kThreads + t] = p < len ? load(start, element(p, len)) : ACC(0);
+    }
+    barrier();
+    // This thread's 4 consecutive positions: their prefixes within the
+    // thread (inclusive or exclusive) and their sum.
+    ACC own[kPerThread];
+    ACC running = ACC(0);
+    for (uint q = 0u; q < kPerThread; ++q) {
+      const ACC x = tile[t * kPerThread + q];
+      if (!is_inclusive) own[q] = running;
+      running += x;
+      if (is_inclusive) own[q] = running;
+    }
+    sums[t] = running;
+    barrier();
+    // Exclusive prefix of the thread sums in two serial levels (a thread per
+    // group of 16 sums, then one thread for the group totals): 3 barriers
+    // where a tree scan of 256 takes 16.
+    if (t < kGroups) {
+      ACC acc = ACC(0);
+      for (uint i = t * kGroup; i < (t + 1u) * kGroup; ++i) {
+        acc += sums[i];
+        sums[i] = acc;
+      }
+    }
+    barrier();
+    if (t == 0u) {
+      ACC acc = ACC(0);
+      for (uint g = 0u; g < kGroups; ++g) {
+        group_before[g] = acc;
+        acc += sums[g * kGroup + kGroup - 1u];
+      }
+      group_before[kGroups] = acc;
+    }
+    barrier();
+    const ACC before = group_before[t / kGroup] + (t % kGroup > 0u ? sums[t - 1u] : ACC(0));
+    for (uint q = 0u; q < kPerThread; ++q) {
+      tile[t * kPerThread + q] = carry.sum + (before + own[q]);
+    }
+    const ACC tile_sum = group_before[kGroups];
+    barrier();
+    for (uint q = 0u; q < kPerThread; ++q) {
+      const uint p = base + q * kThreads + t;
+      if (p < len) store(out_start, inner, element(p, len), tile[q * kThreads + t]);
+    }
+    accumulate(carry, tile_sum);
+    barrier();  // the next tile overwrites tile and sums
+  }
+}
