@@ -214,10 +214,12 @@ Device::Device() {
         fmt::format("[gpu] Vulkan device '{}' lacks what mlx_lite needs:{}.", name_, missing));
   }
   float16_ = f12.shaderFloat16;
-  float32_atomic_add_ =
-      has_atomic_float &&
-      supported.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd;
+  float32_atomic_add_ = has_atomic_float &&
+                        supported.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>()
+                            .shaderBufferFloat32AtomicAdd &&
+                        !env_is("MLX_LITE_VULKAN_NO_FLOAT_ATOMICS", "1");
   if (has_atomic_float) device_extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  int64_atomics_ = f12.shaderBufferInt64Atomics;
 
   vk::StructureChain<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
                      vk::PhysicalDeviceVulkan12Features,
@@ -228,7 +230,8 @@ Device::Device() {
   enabled.get<vk::PhysicalDeviceVulkan12Features>()
       .setStorageBuffer8BitAccess(true)
       .setShaderInt8(true)
-      .setShaderFloat16(float16_);
+      .setShaderFloat16(float16_)
+      .setShaderBufferInt64Atomics(int64_atomics_);
   enabled.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd =
       float32_atomic_add_;
   if (!has_atomic_float) enabled.unlink<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();

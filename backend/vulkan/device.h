@@ -36,7 +36,20 @@ class Device {
   uint32_t queue_family() const { return queue_family_; }
   const DeviceLimits& limits() const { return limits_; }
   const std::string& name() const { return name_; }
-  bool float32_atomic_add() const { return float32_atomic_add_; }
+  // Whether shaders may atomicAdd float32 storage (shaderBufferFloat32AtomicAdd,
+  // enabled when the device has it). MLX_LITE_VULKAN_NO_FLOAT_ATOMICS=1 makes
+  // the device act as one without it (the feature is not enabled and this is
+  // false), so that kernels take their compare-and-swap fallbacks.
+  bool float32_atomic_add() const {
+    return float32_atomic_add_ && use_float32_atomic_add_.load(std::memory_order_relaxed);
+  }
+  // For tests, which cannot set the variable after the device exists: false
+  // makes float32_atomic_add() false from now on; true restores it where the
+  // feature was enabled at creation.
+  void use_float32_atomic_add(bool use) { use_float32_atomic_add_.store(use); }
+  // Whether shaders may use 64-bit integer atomics on storage buffers
+  // (shaderBufferInt64Atomics, enabled when the device has it).
+  bool int64_atomics() const { return int64_atomics_; }
   bool float16() const { return float16_; }
   // The memory type every array buffer comes from: host-visible and coherent,
   // device-local too where the device has such memory.
@@ -62,6 +75,8 @@ class Device {
   DeviceLimits limits_{};
   std::string name_;
   bool float32_atomic_add_ = false;
+  std::atomic<bool> use_float32_atomic_add_{true};
+  bool int64_atomics_ = false;
   bool float16_ = false;
   std::atomic<size_t> validation_messages_{0};
 };

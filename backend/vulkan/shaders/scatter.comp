@@ -1,0 +1,77 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Scatter: one thread per update element writes it (SUM 0: Scatter::None)
+// or adds it (SUM 1: Scatter::Sum) at its place in the output, which the
+// host has filled with a copy of the source. Writes of repeated positions
+// race, so which one wins is unspecified, as in MLX; sums add atomically.
+// ATOMIC (set per variant in indexing.cmake) says how a Sum adds:
+//   0  a compare-and-swap loop on the aligned 32-bit word that holds the
+//      element (8- and 16-bit dtypes, and float32 without float atomics)
+//   1  atomicAdd (int32, uint32)
+//   2  64-bit atomicAdd (int64; needs shaderBufferInt64Atomics)
+//   3  float atomicAdd (float32; needs shaderBufferFloat32AtomicAdd)
+// Layout and indices: indexing_common.glsl; the kernel's own metadata is the
+// updates' layout: offset, ndim, shape[ndim], strides[ndim].
+#if ATOMIC == 2
+#extension GL_EXT_shader_atomic_int64 : require
+#elif ATOMIC == 3
+#extension GL_EXT_shader_atomic_float : require
+#endif
+#include "common.glsl"
+#include "indexing_common.glsl"
+
+layout(set = 0, binding = 1) readonly buffer Updates { IN_ELEM upd[]; };
+#if !SUM
+layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
+#elif ATOMIC == 0
+layout(set = 0, binding = 2) buffer Out { uint out_words[]; };
+#else
+layout(set = 0, binding = 2) buffer Out { OUT_ELEM out0[]; };
+#endif
+
+#if SUM && ATOMIC == 0
+const uint kBytes = IN_TYPEID == 1 ? 1u : (IN_TYPEID == 7 ? 4u : 2u);
+const uint kMask = kBytes == 4u ? 0xffffffffu : (1u << (8u * kBytes)) - 1u;
+
+// The bits of the element `cur` (bits) + u, rounded or wrapped as the CPU's
+// static_cast<T>(C(cur) + C(u)) does (bool: or).
+uint add_bits(uint cur, IN_ELEM u) {
+  if (IN_TYPEID == 7) return floatBitsToUint(uintBitsToFloat(cur) + float(u));
+  return uint(store_out(OUT_COMPUTE(load_in(IN_ELEM(cur)) + load_in(u))));
+}
+
+// out[loc] += u, replacing the whole word so neighbours are kept; retried
+// until no other thread changed the word in between.
+void add_at(int64_t loc, IN_ELEM u) {
+  const int64_t byte = loc * int64_t(kBytes);
+  const uint word = uint(byte >> 2);
+  const uint shift = 8u * uint(byte & 3);
+  uint seen = out_words[word];
+  for (;;) {
+    const uint old = seen;
+    const uint sum = add_bits((old >> shift) & kMask, u);
+    seen = atomicCompSwap(out_words[word], old, (old & ~(kMask << shift)) | (sum << shift));
+    if (seen == old) break;
+  }
+}
+#endif
+
+void main() {
+  const int64_t t = thread_index();
+  if (t >= meta[0]) return;
+  int64_t j;
+  const int64_t i = divmod(t, meta[1], j);
+  const int64_t start = slice_start(i, false);
+  if (start < 0) return;  // out of range: the slice is dropped
+  const int64_t loc = start + slice_offset(j);
+  const int at = extra_at();
+  const int ndim = int(meta[at + 1]);
+  const IN_ELEM u = upd[uint(meta[at] + strided_offset(t, ndim, at + 2, at + 2 + ndim))];
+#if !SUM
+  out0[uint(loc)] = u;
+#elif ATOMIC == 0
+  add_at(loc, u);
+#else
+  atomicAdd(out0[uint(loc)], u);
+#endif
+}
