@@ -62,12 +62,20 @@ Layout layout(const Shape& shape, const std::vector<const Strides*>& strides,
   }
 }
 
-// Threads of an elementwise dispatch over n elements: on the dense path each
-// takes several (shaders/elementwise_main.glsl).
-uint64_t elementwise_threads(uint64_t n, bool dense) {
-  constexpr uint64_t kElementsPerThread = 4;
-  if (!dense || n > 0xffffffffu) return n;
-  return (n + kElementsPerThread - 1) / kElementsPerThread;
+// Elements per thread of an elementwise dispatch over n elements
+// (shaders/elementwise_main.glsl): several on the dense path of large arrays,
+// where bandwidth counts, one for small ones, where latency does.
+uint32_t elements_per_thread(uint64_t n, bool dense) {
+  return dense && n >= (uint64_t{1} << 16) && n <= 0xffffffffu ? 4 : 1;
+}
+
+// Records an elementwise shader over n elements with spec constants
+// {workgroup size, op, dense, elements per thread}.
+void dispatch_over(const std::string& shader, uint32_t op, bool dense, uint64_t n,
+                   const std::vector<Binding>& bindings) {
+  const uint32_t per_thread = elements_per_thread(n, dense);
+  Encoder::get().dispatch(shader, {kWorkgroupSize, op, dense ? 1u : 0u, per_thread}, bindings,
+                          (n + per_thread - 1) / per_thread);
 }
 
 std::string copy_shader(const array& in, const array& out) {
@@ -94,8 +102,7 @@ void dispatch_elementwise(const std::string& shader, uint32_t op, const std::vec
   std::vector<Binding> bindings = {encoder.metadata(l.words)};
   for (const auto& in : inputs) bindings.push_back(input_binding(in));
   bindings.push_back(output_binding(out));
-  encoder.dispatch(shader, {kWorkgroupSize, op, l.dense ? 1u : 0u}, bindings,
-                   elementwise_threads(out.size(), l.dense));
+  dispatch_over(shader, op, l.dense, out.size(), bindings);
 }
 
 void copy_gpu(const array& in, array& out) {
@@ -109,9 +116,8 @@ void copy_gpu_into(const array& in, const Strides& out_strides, int64_t out_offs
       layout(in.shape(), {&in.strides(), &out_strides}, {in.offset(), out.offset() + out_offset});
   auto& encoder = Encoder::get();
   auto metadata = encoder.metadata(l.words);
-  encoder.dispatch(copy_shader(in, out), {kWorkgroupSize, kCopyStridedOut, l.dense ? 1u : 0u},
-                   {metadata, input_binding(in), output_binding(out)},
-                   elementwise_threads(in.size(), l.dense));
+  dispatch_over(copy_shader(in, out), kCopyStridedOut, l.dense, in.size(),
+                {metadata, input_binding(in), output_binding(out)});
 }
 
 void fill_gpu(const array& value, array& out) {

@@ -85,9 +85,11 @@ void Encoder::begin_if_needed() {
 
 Encoder::Pipeline& Encoder::pipeline(const std::string& shader, const std::vector<uint32_t>& spec,
                                      size_t num_bindings) {
-  std::string key = shader;
-  key.append(reinterpret_cast<const char*>(spec.data()), spec.size() * sizeof(uint32_t));
-  if (auto it = pipelines_.find(key); it != pipelines_.end()) return *it->second;
+  // The key is built in a member buffer: no allocation per dispatch once warm.
+  key_.assign(shader);
+  key_.append(reinterpret_cast<const char*>(spec.data()), spec.size() * sizeof(uint32_t));
+  if (auto it = pipelines_.find(key_); it != pipelines_.end()) return *it->second;
+  std::string key = key_;
   const auto& d = device_.device();
   auto p = std::make_unique<Pipeline>();
   std::vector<vk::DescriptorSetLayoutBinding> slots;

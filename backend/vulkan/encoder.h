@@ -104,6 +104,7 @@ class Encoder {
   };
   std::vector<Region> written_, read_;  // since the last barrier
   absl::flat_hash_map<std::string, std::unique_ptr<Pipeline>> pipelines_;
+  std::string key_;  // pipeline()'s lookup key
 };
 
 }  // namespace mlx_lite::vulkan

@@ -13,6 +13,7 @@
 //   constant_id 1  OP, the integer value of UnaryOp / BinaryOp
 //   constant_id 2  CONTIGUOUS: every input is dense row-major, so element i
 //                  of input k is at offset_k + i
+//   constant_id 3  elements per thread (elementwise_main.glsl)
 //   binding 0      int64 metadata, in elements:
 //                  [n, ndim, shape[ndim], then per input k: offset_k, strides_k[ndim]]
 //   bindings 1..   the inputs, then the output (dense row-major from 0)
