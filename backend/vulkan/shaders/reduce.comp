@@ -80,7 +80,10 @@ void main() {
   const int64_t rows = meta[tail], len = meta[tail + 1];
   const int64_t groups = meta[tail + 2], chunk = meta[tail + 3];
   if (w >= rows * groups) return;  // the whole workgroup leaves together
-  const int64_t row = w / groups;
+  // GPUs emulate 64-bit division in tens of instructions: divide in 32 bits
+  // whenever the workgroup count allows.
+  const int64_t row =
+      rows * groups <= int64_t(0xffffffffu) ? int64_t(uint(w) / uint(groups)) : w / groups;
   const int64_t begin = row * len + (w - row * groups) * chunk;
   // Chunks hold fewer than 2^32 elements (buffers are indexed in 32 bits).
   const uint n = uint(min(chunk, (row + 1) * len - begin));
