@@ -119,7 +119,8 @@ def mlx_times(program):
     for b in report["benchmarks"]:
         if b.get("aggregate_name") != "median" or "error_occurred" in b:
             continue
-        family, shape = b["run_name"].split("/", 1)
+        # run_name: BM_<family>/<N>/<H>/<W>/<C>/<gH>/<gW>/real_time
+        family, shape = b["run_name"].removesuffix("/real_time").split("/", 1)
         scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b["time_unit"]]
         times.setdefault(shape, {})[family.removeprefix("BM_")] = b["real_time"] * scale
     return report["context"], times
