@@ -47,7 +47,40 @@ void BM_GridSampleComposedForward(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * points * (2 + c + 4 * c) * 4);
 }
 
+// The composed forward's big ops on the seed's shapes, one at a time, to see
+// where its time goes: 0 a gather of (N, gH, gW) points with C channels each,
+// 1 a multiply by a broadcast (N, gH, gW, 1) weight, 2 an add of two
+// (N, gH, gW, C) arrays.
+void BM_GridSampleParts(benchmark::State& state) {
+  const int n = 8, h = 1024, w = 1024, c = 64, gh = 256, gw = 256;
+  const size_t range = std::get<size_t>(gpu::device_info().at("max_storage_buffer_range"));
+  if (size_t(n) * h * w * c * 4 > range) {
+    state.SkipWithError("x is larger than this device's maxStorageBufferRange");
+    return;
+  }
+  Inputs in = make_inputs(n, h, w, c, gh, gw);
+  array iy = astype(floor(examples::last_axis(in.grid, 1) * float(h / 2) + float(h / 2), kGpu),
+                    int32, kGpu);
+  array ix = astype(floor(examples::last_axis(in.grid, 0) * float(w / 2) + float(w / 2), kGpu),
+                    int32, kGpu);
+  array batch = reshape(arange(n, kGpu), {n, 1, 1}, kGpu);
+  array sampled =
+      reshape(gather(in.x, {batch, iy, ix}, {0, 1, 2}, {1, 1, 1, c}, kGpu), {n, gh, gw, c}, kGpu);
+  array weight = expand_dims(examples::last_axis(in.grid, 0), -1, kGpu);
+  eval({iy, ix, batch, sampled, weight});
+  for (auto _ : state) {
+    array out = state.range(0) == 0 ? gather(in.x, {batch, iy, ix}, {0, 1, 2}, {1, 1, 1, c}, kGpu)
+                                    : (state.range(0) == 1 ? multiply(sampled, weight, kGpu)
+                                                           : add(sampled, sampled, kGpu));
+    eval(out);
+  }
+  const int64_t elems = int64_t(n) * gh * gw * c;
+  state.SetBytesProcessed(state.iterations() * elems * 4 * (state.range(0) == 2 ? 3 : 2));
+}
+
 }  // namespace
+
+BENCHMARK(BM_GridSampleParts)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Arguments: N, H, W, C, gH, gW.
 BENCHMARK(BM_GridSampleComposedForward)

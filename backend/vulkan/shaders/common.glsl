@@ -76,30 +76,35 @@ int64_t thread_index() {
 }
 
 // Where element i (row-major over the shape) of input k lies in its buffer.
+//
+// Shaders index a binding with a 32-bit element index, so the location is
+// only needed modulo 2^32: it is computed in uint arithmetic, which wraps
+// exactly (negative strides included) and costs GPUs a fraction of 64-bit
+// multiplies. Only the coordinates need 64 bits, for arrays of 2^32 elements
+// or more; below that (every extent is then below 2^32 too) division is
+// 32-bit, since GPUs emulate 64-bit division in tens of instructions.
 int64_t input_location(int k, int64_t i) {
   const int ndim = int(meta[1]);
   const int base = 2 + ndim + k * (ndim + 1);
-  int64_t loc = meta[base];
-  if (CONTIGUOUS) return loc + i;
+  uint loc = uint(meta[base]);
+  if (CONTIGUOUS) return int64_t(loc + uint(i));
   // Peel the coordinates off from the last (fastest) dim; strides may be
-  // negative (reversed slices) or 0 (broadcast). GPUs emulate 64-bit
-  // division in tens of instructions, so arrays of fewer than 2^32 elements
-  // (every extent is then below 2^32 too) divide in 32 bits.
+  // negative (reversed slices) or 0 (broadcast).
   if (meta[0] <= int64_t(0xffffffffu)) {
     uint j = uint(i);
     for (int d = ndim - 1; d >= 0 && j > 0u; --d) {
       const uint extent = uint(meta[2 + d]);
-      loc += int64_t(j % extent) * meta[base + 1 + d];
+      loc += (j % extent) * uint(meta[base + 1 + d]);
       j /= extent;
     }
-    return loc;
+    return int64_t(loc);
   }
   for (int d = ndim - 1; d >= 0 && i > 0; --d) {
     const int64_t extent = meta[2 + d];
-    loc += (i % extent) * meta[base + 1 + d];
+    loc += uint(i % extent) * uint(meta[base + 1 + d]);
     i /= extent;
   }
-  return loc;
+  return int64_t(loc);
 }
 
 // ---------------------------------------------------------------------------

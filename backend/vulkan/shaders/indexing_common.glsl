@@ -50,13 +50,13 @@ int64_t divmod(int64_t i, int64_t d, out int64_t rem) {
 // The offset of row-major element i of the dims whose extents start at
 // meta[shape_at], with strides at meta[strides_at].
 int64_t strided_offset(int64_t i, int ndim, int shape_at, int strides_at) {
-  int64_t loc = 0;
+  uint loc = 0u;  // modulo 2^32, as slice_start's
   for (int d = ndim - 1; d >= 0 && i > 0; --d) {
     int64_t c;
     i = divmod(i, meta[shape_at + d], c);
-    loc += c * meta[strides_at + d];
+    loc += uint(c) * uint(meta[strides_at + d]);
   }
-  return loc;
+  return int64_t(loc);
 }
 
 uint index_word(int k, uint w) {
@@ -101,29 +101,31 @@ int extra_at() {
 // position i selects. Indices still out of range after wrapping are clamped
 // (clamp true: Gather) or make the result -1 (Scatter drops the slice).
 int64_t slice_start(int64_t i, bool clamp_indices) {
+  // Locations in uint arithmetic: a binding is indexed with 32 bits, so they
+  // matter modulo 2^32 only (common.glsl's input_location says more).
   const int idx_ndim = int(meta[2]);
-  int64_t loc[kMaxIndexArrays];
-  for (int k = 0; k < NIDX; ++k) loc[k] = meta[index_array_at(k)];
+  uint loc[kMaxIndexArrays];
+  for (int k = 0; k < NIDX; ++k) loc[k] = uint(meta[index_array_at(k)]);
   // One walk over the index dims serves every index array (they share a shape).
   for (int d = idx_ndim - 1; d >= 0 && i > 0; --d) {
     int64_t c;
     i = divmod(i, meta[3 + d], c);
-    for (int k = 0; k < NIDX; ++k) loc[k] += c * meta[index_array_at(k) + 5 + d];
+    for (int k = 0; k < NIDX; ++k) loc[k] += uint(c) * uint(meta[index_array_at(k) + 5 + d]);
   }
-  int64_t start = 0;
+  uint start = 0u;
   for (int k = 0; k < NIDX; ++k) {
     const int at = index_array_at(k);
     const int64_t extent = meta[at + 2], hi = meta[at + 3];
-    int64_t v = load_index(k, loc[k], meta[at + 1]);
+    int64_t v = load_index(k, int64_t(loc[k]), meta[at + 1]);
     if (v < 0) v += extent;
     if (clamp_indices) {
       v = clamp(v, int64_t(0), hi);
     } else if (v < 0 || v > hi) {
       return -1;
     }
-    start += v * meta[at + 4];
+    start += uint(v) * uint(meta[at + 4]);
   }
-  return start;
+  return int64_t(start);
 }
 
 // The offset, in the indexed array, of slice element j, plus the array's own

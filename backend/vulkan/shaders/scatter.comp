@@ -63,7 +63,9 @@ void main() {
   const int64_t i = divmod(t, meta[1], j);
   const int64_t start = slice_start(i, false);
   if (start < 0) return;  // out of range: the slice is dropped
-  const int64_t loc = start + slice_offset(j);
+  // Element index modulo 2^32 (slice_start's arithmetic), so add_at's byte
+  // address is right too.
+  const int64_t loc = int64_t(uint(start) + uint(slice_offset(j)));
   const int at = extra_at();
   const int ndim = int(meta[at + 1]);
   const IN_ELEM u = upd[uint(meta[at] + strided_offset(t, ndim, at + 2, at + 2 + ndim))];
