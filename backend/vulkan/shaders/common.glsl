@@ -75,6 +75,18 @@ int64_t thread_index() {
          int64_t(gl_GlobalInvocationID.y) * (int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x));
 }
 
+// j / extent, leaving j % extent in `rem`: a shift and a mask for powers of
+// two (most ML extents; the branch is uniform), else 32-bit division, which
+// GPUs run as a sequence of tens of instructions.
+uint divide(uint j, uint extent, out uint rem) {
+  if ((extent & (extent - 1u)) == 0u) {
+    rem = j & (extent - 1u);
+    return j >> findLSB(extent);
+  }
+  rem = j % extent;
+  return j / extent;
+}
+
 // Where element i (row-major over the shape) of input k lies in its buffer.
 //
 // Shaders index a binding with a 32-bit element index, so the location is
@@ -93,9 +105,9 @@ int64_t input_location(int k, int64_t i) {
   if (meta[0] <= int64_t(0xffffffffu)) {
     uint j = uint(i);
     for (int d = ndim - 1; d >= 0 && j > 0u; --d) {
-      const uint extent = uint(meta[2 + d]);
-      loc += (j % extent) * uint(meta[base + 1 + d]);
-      j /= extent;
+      uint coord;
+      j = divide(j, uint(meta[2 + d]), coord);
+      loc += coord * uint(meta[base + 1 + d]);
     }
     return int64_t(loc);
   }

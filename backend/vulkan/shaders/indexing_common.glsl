@@ -39,8 +39,9 @@ const int kMaxIndexArrays = 8;
 // (then so does every extent), since GPUs emulate 64-bit division.
 int64_t divmod(int64_t i, int64_t d, out int64_t rem) {
   if (meta[0] <= int64_t(0xffffffffu)) {
-    const uint q = uint(i) / uint(d);
-    rem = int64_t(uint(i) - q * uint(d));
+    uint r;
+    const uint q = divide(uint(i), uint(d), r);
+    rem = int64_t(r);
     return int64_t(q);
   }
   rem = i % d;

@@ -18,9 +18,8 @@ void operand_locations(int64_t i, out int64_t loc[NUM_OPERANDS]) {
   if (meta[0] <= int64_t(0xffffffffu)) {
     uint j = uint(i);
     for (int d = ndim - 1; d >= 0 && j > 0u; --d) {
-      const uint extent = uint(meta[2 + d]);
-      const uint coord = j % extent;
-      j /= extent;
+      uint coord;
+      j = divide(j, uint(meta[2 + d]), coord);
       for (int k = 0; k < NUM_OPERANDS; ++k) l[k] += coord * uint(meta[3 + ndim + k * (ndim + 1) + d]);
     }
   } else {
