@@ -7,4 +7,5 @@
 #include "mlx_lite/memory.h"
 #include "mlx_lite/utils.h"
 #include "ops/ops.h"
+#include "transforms/autodiff.h"
 #include "transforms/eval.h"

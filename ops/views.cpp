@@ -116,6 +116,14 @@ array copy(array a, StreamOrDevice s) {
   return array(std::move(shape), dtype, std::make_shared<Copy>(to_stream(s)), {std::move(a)});
 }
 
+array stop_gradient(const array& a, StreamOrDevice s) {
+  return array(a.shape(), a.dtype(), std::make_shared<StopGradient>(to_stream(s)), {a});
+}
+
+bool StopGradient::is_equivalent(const Primitive& other) const {
+  return dynamic_cast<const StopGradient*>(&other) != nullptr;
+}
+
 bool Broadcast::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Broadcast*>(&other);
   return o && o->shape_ == shape_;

@@ -84,6 +84,17 @@ class Contiguous : public UnaryPrimitive {
   bool allow_col_major_;
 };
 
+// The input itself (a view of its buffer) that differentiation treats as a
+// constant: no gradient flows through it.
+class StopGradient : public UnaryPrimitive {
+ public:
+  using UnaryPrimitive::UnaryPrimitive;
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  const char* name() const override { return "StopGradient"; }
+  bool is_equivalent(const Primitive& other) const override;
+};
+
 // Always a fresh row-contiguous buffer.
 class Copy : public UnaryPrimitive {
  public:
