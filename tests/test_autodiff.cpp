@@ -146,3 +146,68 @@ TEST(Autodiff, BadCallsSayWhatWasExpected) {
   EXPECT_NE(error_of([&] { jvp(identity, {array({1.0f})}, {}); }).find("1 primals but 0 tangents"),
             std::string::npos);
 }
+
+TEST(CustomFunction, TheGivenVjpIsWhatComesBack) {
+  // exp with a deliberately wrong derivative: 10 * cotangent.
+  auto f = custom_vjp([](const std::vector<array>& in) { return std::vector<array>{exp(in[0])}; },
+                      [](const std::vector<array>&, const std::vector<array>& cot,
+                         const std::vector<array>&) { return std::vector<array>{cot[0] * 10.0f}; });
+  array x({0.5f, 1.0f});
+  EXPECT_NEAR(floats(f({x})[0])[1], std::exp(1.0), 1e-5);  // the forward is the body's
+  auto [outs, g] = vjp(f, {x}, {array({1.0f, 2.0f})});
+  EXPECT_EQ(floats(g[0]), (std::vector<float>{10.0f, 20.0f}));
+  // Inside a larger function under grad: d/dx sin(custom(x)) = cos(e^x) * 10.
+  auto loss = [&](const array& v) { return sin(f({v})[0]); };
+  EXPECT_NEAR(floats(grad(loss)(array({0.5f})))[0], std::cos(std::exp(0.5)) * 10, 1e-5);
+}
+
+TEST(CustomFunction, NestedCustomFunctionsAndCustomJvp) {
+  auto inner = custom_function(
+      [](const std::vector<array>& in) { return std::vector<array>{square(in[0])}; },
+      [](const std::vector<array>&, const std::vector<array>& cot, const std::vector<array>&) {
+        return std::vector<array>{cot[0] * 3.0f};  // wrong on purpose
+      },
+      [](const std::vector<array>&, const std::vector<array>& tan, const std::vector<int>&) {
+        return std::vector<array>{tan[0] * 5.0f};  // wrong on purpose
+      });
+  // The outer one derives its rules from its body, which calls inner.
+  auto outer = custom_function(
+      [&](const std::vector<array>& in) { return std::vector<array>{inner(in)[0] + in[0]}; },
+      std::nullopt,
+      [&](const std::vector<array>& p, const std::vector<array>& t, const std::vector<int>&) {
+        return jvp([&](const std::vector<array>& in) { return inner(in); }, p, t).second;
+      });
+  array x({2.0f});
+  EXPECT_EQ(floats(vjp(outer, {x}, {array({1.0f})}).second[0])[0], 4.0f);  // 3 + 1
+  EXPECT_EQ(floats(jvp(outer, {x}, {array({1.0f})}).second[0])[0], 5.0f);
+}
+
+TEST(CustomFunction, CheckpointGivesTheSameGradients) {
+  auto body = [](const std::vector<array>& in) {
+    return std::vector<array>{tanh(in[0] * in[1]) * in[0]};
+  };
+  std::vector<array> xs = {array({0.3f, -1.2f}), array({2.0f, 0.7f})};
+  auto plain = vjp(body, xs, {array({1.0f, -1.0f})}).second;
+  auto saved = vjp(checkpoint(body), xs, {array({1.0f, -1.0f})}).second;
+  for (int k = 0; k < 2; ++k) EXPECT_EQ(floats(plain[k]), floats(saved[k])) << k;
+}
+
+TEST(CustomFunction, AWrongCustomVjpIsAClearError) {
+  auto wrong_count =
+      custom_vjp([](const std::vector<array>& in) { return std::vector<array>{in[0] * in[1]}; },
+                 [](const std::vector<array>&, const std::vector<array>& cot,
+                    const std::vector<array>&) { return std::vector<array>{cot[0]}; });
+  std::vector<array> xs = {array({1.0f}), array({2.0f})};
+  EXPECT_NE(error_of([&] {
+              vjp(wrong_count, xs, {array({1.0f})});
+            }).find("returned 1 arrays; it must return 2, one per primal"),
+            std::string::npos);
+  auto wrong_shape =
+      custom_vjp([](const std::vector<array>& in) { return std::vector<array>{in[0] * 2.0f}; },
+                 [](const std::vector<array>&, const std::vector<array>&,
+                    const std::vector<array>&) { return std::vector<array>{zeros({3}, float32)}; });
+  EXPECT_NE(error_of([&] {
+              vjp(wrong_shape, {array({1.0f})}, {array({1.0f})});
+            }).find("returned shape (3,) and dtype float32 for primal 0, which has shape (1,)"),
+            std::string::npos);
+}
