@@ -92,8 +92,9 @@ array slice(const array& a, Shape start, Shape stop, Shape strides, StreamOrDevi
       std::all_of(strides.begin(), strides.end(), [](auto x) { return x == 1; })) {
     return a;
   }
-  return array(shape, a.dtype(),
-               std::make_shared<Slice>(to_stream(s), std::move(start), std::move(strides)), {a});
+  auto primitive =
+      std::make_shared<Slice>(to_stream(s), std::move(start), std::move(strides), shape);
+  return array(std::move(shape), a.dtype(), std::move(primitive), {a});
 }
 
 array slice(const array& a, Shape start, Shape stop, StreamOrDevice s) {
@@ -138,7 +139,7 @@ bool Reshape::is_equivalent(const Primitive& other) const {
 }
 bool Slice::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Slice*>(&other);
-  return o && o->start_ == start_ && o->strides_ == strides_;
+  return o && o->start_ == start_ && o->strides_ == strides_ && o->shape_ == shape_;
 }
 bool Contiguous::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Contiguous*>(&other);

@@ -211,3 +211,52 @@ TEST(CustomFunction, AWrongCustomVjpIsAClearError) {
             }).find("returned shape (3,) and dtype float32 for primal 0, which has shape (1,)"),
             std::string::npos);
 }
+
+// Views are linear: jvp(f)(t) is f(t), and the vjp is f's adjoint,
+// <u, f(v)> = <vjp(u), v> for any u and v.
+TEST(Autodiff, ViewsAreLinearAndTheirVjpIsTheAdjoint) {
+  using F = std::function<array(const array&)>;
+  const std::vector<std::pair<std::string, F>> views = {
+      {"broadcast",
+       [](const array& v) {
+         return broadcast_to(reshape(v, {3, 1, 4}), {2, 3, 5, 4});
+       }},
+      {"transpose",
+       [](const array& v) {
+         return transpose(reshape(v, {2, 3, 2}), {2, 0, 1});
+       }},
+      {"reshape",
+       [](const array& v) {
+         return reshape(v, {4, 3});
+       }},
+      {"slice",
+       [](const array& v) {
+         return slice(reshape(v, {3, 4}), {2, 3}, {-4, 0}, {-2, -2});
+       }},
+      {"slice_step", [](const array& v) { return slice(v, {1}, {12}, {3}); }},
+      {"contiguous_copy",
+       [](const array& v) {
+         return copy(contiguous(transpose(reshape(v, {3, 4}))));
+       }},
+      {"squeeze_expand",
+       [](const array& v) {
+         return squeeze(expand_dims(v, {0, 2}), 0);
+       }},
+  };
+  array v = random::normal({12}, float32, random::key(1));
+  for (const auto& [name, f] : views) {
+    array fv = f(v);
+    array u = random::normal(fv.shape(), float32, random::key(2));
+    auto [out, g] = vjp(f, v, u);
+    auto [out2, t] = jvp(f, v, v);
+    auto dot = [](const array& a, const array& b) {
+      double s = 0;
+      auto p = floats(a), q = floats(b);
+      for (size_t i = 0; i < p.size(); ++i) s += double(p[i]) * q[i];
+      return s;
+    };
+    EXPECT_NEAR(dot(u, fv), dot(g, v), 1e-4) << name;
+    EXPECT_EQ(floats(t), floats(fv)) << name;
+    EXPECT_EQ(g.shape(), v.shape()) << name;
+  }
+}
