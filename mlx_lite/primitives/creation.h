@@ -11,6 +11,7 @@ class Arange : public UnaryPrimitive {
   Arange(Stream stream, double start, double step)
       : UnaryPrimitive(stream), start_(start), step_(step) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Arange"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -24,6 +25,7 @@ class Eye : public UnaryPrimitive {
  public:
   Eye(Stream stream, int k) : UnaryPrimitive(stream), k_(k) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Eye"; }
   bool is_equivalent(const Primitive& other) const override;
 

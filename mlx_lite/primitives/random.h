@@ -63,6 +63,7 @@ class RandomBits : public UnaryPrimitive {
   RandomBits(Stream stream, Shape shape, int width)
       : UnaryPrimitive(stream), shape_(std::move(shape)), width_(width) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "RandomBits"; }
   bool is_equivalent(const Primitive& other) const override {
     auto* o = dynamic_cast<const RandomBits*>(&other);

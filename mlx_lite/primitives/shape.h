@@ -11,6 +11,7 @@ class Concatenate : public UnaryPrimitive {
  public:
   Concatenate(Stream stream, int axis) : UnaryPrimitive(stream), axis_(axis) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Concatenate"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -25,6 +26,7 @@ class Pad : public UnaryPrimitive {
   Pad(Stream stream, std::vector<int> axes, Shape low_pad_size)
       : UnaryPrimitive(stream), axes_(std::move(axes)), low_pad_size_(std::move(low_pad_size)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Pad"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -41,6 +43,7 @@ class SliceUpdate : public UnaryPrimitive {
   SliceUpdate(Stream stream, Shape start, Shape strides)
       : UnaryPrimitive(stream), start_(std::move(start)), strides_(std::move(strides)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "SliceUpdate"; }
   bool is_equivalent(const Primitive& other) const override;
 

@@ -12,6 +12,7 @@ class Select : public UnaryPrimitive {
  public:
   explicit Select(Stream stream) : UnaryPrimitive(stream) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
   const char* name() const override { return "Select"; }
   bool is_equivalent(const Primitive& other) const override {
     return dynamic_cast<const Select*>(&other) != nullptr;
