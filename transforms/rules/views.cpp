@@ -27,7 +27,10 @@ std::vector<array> Broadcast::vjp(const std::vector<array>& primals,
     if (i < added || (in.shape(i - added) == 1 && shape_[i] != 1)) axes.push_back(i);
   }
   if (axes.empty()) return {cotangents[0]};
-  return {reshape(sum(cotangents[0], axes, false, stream()), in.shape(), stream())};
+  // sum widens bool and uint8; the gradient keeps the input's dtype.
+  array summed = sum(cotangents[0], axes, false, stream());
+  if (summed.dtype() != in.dtype()) summed = astype(summed, in.dtype(), stream());
+  return {reshape(summed, in.shape(), stream())};
 }
 
 std::vector<array> Transpose::jvp(const std::vector<array>&, const std::vector<array>& tangents,
