@@ -214,9 +214,10 @@ inline double dot(const std::vector<double>& a, const std::vector<double>& b) {
   return s;
 }
 
-// The root-sum-square of the elementwise tolerances of a dot product's terms:
-// an inner product of n terms, each within its own tolerance, errs by about
-// this much, so one wrong element among many still shows.
+// The sum of the squared elementwise tolerances of a dot product's terms.
+// Its square root bounds the dot product's error: an inner product of n
+// terms, each within its own tolerance, errs by about that much (not n times
+// one term's), so one wrong element among many still shows.
 inline double dot_tolerance(const std::vector<double>& a, const std::vector<double>& b, double rtol,
                             double atol) {
   double s = 0;
@@ -265,7 +266,7 @@ inline ::testing::AssertionResult check_order(const Fun& fun, const std::vector<
     return ::testing::AssertionFailure() << what << " has no floating-point outputs to check.";
   }
   const std::vector<array> u = directions(outs, seed + 1000);
-  auto [outs2, vu] = vjp(restricted, x, u);
+  const std::vector<array> vu = vjp(restricted, x, u).second;
 
   // Tolerances by the least precise dtype among the inputs and outputs.
   double tol = 0;
@@ -305,6 +306,15 @@ inline ::testing::AssertionResult check_order(const Fun& fun, const std::vector<
   const auto fd_half = central(eps / 2);
   for (size_t j = 0; j < fd.size(); ++j) {
     for (size_t i = 0; i < fd[j].size(); ++i) fd[j][i] = (4 * fd_half[j][i] - fd[j][i]) / 3;
+  }
+
+  for (size_t j = 0; j < outs.size(); ++j) {
+    if (j >= fd.size() || fd[j].size() != outs[j].size()) {
+      return ::testing::AssertionFailure()
+             << what << ": evaluated in " << kFdDtype
+             << " for the finite differences, the function gives different floating-point "
+                "outputs than at the given inputs.";
+    }
   }
 
   // jvp against the finite differences, elementwise.

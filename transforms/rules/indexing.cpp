@@ -23,6 +23,7 @@ Dtype index_math_type(Dtype t) {
 // idx with a negative index wrapped once, as both CPU kernels do.
 array wrapped(const array& idx, int dim, Stream s) {
   array i = astype(idx, index_math_type(idx.dtype()), s);
+  if (is_unsigned(idx.dtype())) return i;
   array zero = array(0, i.dtype());
   return where(less(i, zero, s), add(i, array(dim, i.dtype()), s), i, s);
 }
