@@ -7,4 +7,6 @@
 #include "mlx_lite/memory.h"
 #include "mlx_lite/utils.h"
 #include "ops/ops.h"
+#include "transforms/autodiff.h"
+#include "transforms/custom_function.h"
 #include "transforms/eval.h"

@@ -254,7 +254,8 @@ array pad(const array& a, const std::vector<int>& axes, const Shape& low_pad_siz
   for (size_t i = 0; i < norm.size(); ++i) shape[norm[i]] += low_pad_size[i] + high_pad_size[i];
   array value = reshape(astype(pad_value, a.dtype(), s), {}, s);
   return array(std::move(shape), a.dtype(),
-               std::make_shared<Pad>(to_stream(s), std::move(norm), low_pad_size), {a, value});
+               std::make_shared<Pad>(to_stream(s), std::move(norm), low_pad_size, high_pad_size),
+               {a, value});
 }
 
 array pad(const array& a, const std::vector<std::pair<int, int>>& pad_width, const array& pad_value,
@@ -367,7 +368,8 @@ bool Concatenate::is_equivalent(const Primitive& other) const {
 }
 bool Pad::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Pad*>(&other);
-  return o && o->axes_ == axes_ && o->low_pad_size_ == low_pad_size_;
+  return o && o->axes_ == axes_ && o->low_pad_size_ == low_pad_size_ &&
+         o->high_pad_size_ == high_pad_size_;
 }
 bool SliceUpdate::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const SliceUpdate*>(&other);

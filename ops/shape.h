@@ -79,4 +79,7 @@ array contiguous(const array& a, bool allow_col_major = false, StreamOrDevice s 
 // Always a new buffer.
 array copy(array a, StreamOrDevice s = {});
 
+// a, treated as a constant by vjp, jvp and grad.
+array stop_gradient(const array& a, StreamOrDevice s = {});
+
 }  // namespace mlx_lite

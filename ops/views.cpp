@@ -92,8 +92,9 @@ array slice(const array& a, Shape start, Shape stop, Shape strides, StreamOrDevi
       std::all_of(strides.begin(), strides.end(), [](auto x) { return x == 1; })) {
     return a;
   }
-  return array(shape, a.dtype(),
-               std::make_shared<Slice>(to_stream(s), std::move(start), std::move(strides)), {a});
+  auto primitive =
+      std::make_shared<Slice>(to_stream(s), std::move(start), std::move(strides), shape);
+  return array(std::move(shape), a.dtype(), std::move(primitive), {a});
 }
 
 array slice(const array& a, Shape start, Shape stop, StreamOrDevice s) {
@@ -116,6 +117,14 @@ array copy(array a, StreamOrDevice s) {
   return array(std::move(shape), dtype, std::make_shared<Copy>(to_stream(s)), {std::move(a)});
 }
 
+array stop_gradient(const array& a, StreamOrDevice s) {
+  return array(a.shape(), a.dtype(), std::make_shared<StopGradient>(to_stream(s)), {a});
+}
+
+bool StopGradient::is_equivalent(const Primitive& other) const {
+  return dynamic_cast<const StopGradient*>(&other) != nullptr;
+}
+
 bool Broadcast::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Broadcast*>(&other);
   return o && o->shape_ == shape_;
@@ -130,7 +139,7 @@ bool Reshape::is_equivalent(const Primitive& other) const {
 }
 bool Slice::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Slice*>(&other);
-  return o && o->start_ == start_ && o->strides_ == strides_;
+  return o && o->start_ == start_ && o->strides_ == strides_ && o->shape_ == shape_;
 }
 bool Contiguous::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Contiguous*>(&other);

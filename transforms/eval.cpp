@@ -6,6 +6,7 @@
 
 #include "backend/gpu_backend.h"
 #include "mlx_lite/primitives.h"
+#include "transforms/tracing.h"
 
 namespace mlx_lite {
 
@@ -46,7 +47,10 @@ void run(array& node) {
     if (gpu_backend::has_pending_work()) gpu_backend::finish();
     primitive.eval_cpu(node.inputs(), outputs);
   }
-  for (auto& out : outputs) out.detach();
+  // A transform tracing a function needs the graph it evaluated (tracing.h).
+  if (!detail::in_tracing()) {
+    for (auto& out : outputs) out.detach();
+  }
 }
 
 // Runs (CPU) or records (GPU) every node `outputs` needs.

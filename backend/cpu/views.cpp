@@ -92,6 +92,10 @@ void Contiguous::eval_cpu(const std::vector<array>& inputs, array& out) {
   if (!try_share(inputs[0], out)) cpu::copy_to_row_contiguous(inputs[0], out);
 }
 
+void StopGradient::eval_cpu(const std::vector<array>& inputs, array& out) {
+  out.copy_shared_buffer(inputs[0]);
+}
+
 void Copy::eval_cpu(const std::vector<array>& inputs, array& out) {
   cpu::copy_to_row_contiguous(inputs[0], out);
 }

@@ -16,6 +16,9 @@ void Transpose::eval_gpu(const std::vector<array>& inputs, array& out) {
 void Slice::eval_gpu(const std::vector<array>& inputs, array& out) {
   eval_cpu(inputs, out);
 }
+void StopGradient::eval_gpu(const std::vector<array>& inputs, array& out) {
+  eval_cpu(inputs, out);
+}
 
 void Reshape::eval_gpu(const std::vector<array>& inputs, array& out) {
   if (!try_view(inputs[0], out)) vulkan::copy_gpu(inputs[0], out);

@@ -12,6 +12,11 @@ class Arange : public UnaryPrimitive {
       : UnaryPrimitive(stream), start_(start), step_(step) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Arange"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -26,6 +31,11 @@ class Eye : public UnaryPrimitive {
   Eye(Stream stream, int k) : UnaryPrimitive(stream), k_(k) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Eye"; }
   bool is_equivalent(const Primitive& other) const override;
 

@@ -21,6 +21,11 @@ class Gather : public UnaryPrimitive {
       : UnaryPrimitive(stream), axes_(std::move(axes)), slice_sizes_(std::move(slice_sizes)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Gather"; }
   bool is_equivalent(const Primitive& other) const override;
   const std::vector<int>& axes() const { return axes_; }
@@ -43,6 +48,11 @@ class Scatter : public UnaryPrimitive {
       : UnaryPrimitive(stream), reduce_(reduce), axes_(std::move(axes)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Scatter"; }
   bool is_equivalent(const Primitive& other) const override;
   ReduceType reduce_type() const { return reduce_; }

@@ -64,6 +64,11 @@ class RandomBits : public UnaryPrimitive {
       : UnaryPrimitive(stream), shape_(std::move(shape)), width_(width) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "RandomBits"; }
   bool is_equivalent(const Primitive& other) const override {
     auto* o = dynamic_cast<const RandomBits*>(&other);

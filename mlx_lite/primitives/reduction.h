@@ -18,6 +18,11 @@ class Reduce : public UnaryPrimitive {
       : UnaryPrimitive(stream), type_(type), axes_(std::move(axes)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Reduce"; }
   void print(std::ostream& os) override;
   bool is_equivalent(const Primitive& other) const override;
@@ -39,6 +44,11 @@ class ArgReduce : public UnaryPrimitive {
       : UnaryPrimitive(stream), type_(type), axis_(axis) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "ArgReduce"; }
   bool is_equivalent(const Primitive& other) const override;
   ReduceType reduce_type() const { return type_; }
@@ -63,6 +73,11 @@ class Scan : public UnaryPrimitive {
         inclusive_(inclusive) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Scan"; }
   bool is_equivalent(const Primitive& other) const override;
   int axis() const { return axis_; }
@@ -83,6 +98,11 @@ class Softmax : public UnaryPrimitive {
   Softmax(Stream stream, bool precise) : UnaryPrimitive(stream), precise_(precise) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Softmax"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -96,6 +116,11 @@ class LogSumExp : public UnaryPrimitive {
   using UnaryPrimitive::UnaryPrimitive;
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "LogSumExp"; }
   bool is_equivalent(const Primitive& other) const override;
 };

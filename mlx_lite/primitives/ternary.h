@@ -13,6 +13,11 @@ class Select : public UnaryPrimitive {
   explicit Select(Stream stream) : UnaryPrimitive(stream) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Select"; }
   bool is_equivalent(const Primitive& other) const override {
     return dynamic_cast<const Select*>(&other) != nullptr;

@@ -34,6 +34,11 @@ class Unary : public UnaryPrimitive {
   Unary(Stream stream, UnaryOp op) : UnaryPrimitive(stream), op_(op) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return unary_op_name(op_); }
   bool is_equivalent(const Primitive& other) const override;
   UnaryOp op() const { return op_; }
@@ -47,6 +52,11 @@ class AsType : public UnaryPrimitive {
   AsType(Stream stream, Dtype dtype) : UnaryPrimitive(stream), dtype_(dtype) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "AsType"; }
   bool is_equivalent(const Primitive& other) const override;
   Dtype dtype() const { return dtype_; }

@@ -13,6 +13,11 @@ class Broadcast : public UnaryPrimitive {
   Broadcast(Stream stream, Shape shape) : UnaryPrimitive(stream), shape_(std::move(shape)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Broadcast"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -26,6 +31,11 @@ class Transpose : public UnaryPrimitive {
       : UnaryPrimitive(stream), axes_(std::move(axes)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Transpose"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -39,6 +49,11 @@ class Reshape : public UnaryPrimitive {
   Reshape(Stream stream, Shape shape) : UnaryPrimitive(stream), shape_(std::move(shape)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Reshape"; }
   bool is_equivalent(const Primitive& other) const override;
 
@@ -55,16 +70,25 @@ class Reshape : public UnaryPrimitive {
 // is empty), strides nonzero; the view's extent is out.shape().
 class Slice : public UnaryPrimitive {
  public:
-  Slice(Stream stream, Shape start, Shape strides)
-      : UnaryPrimitive(stream), start_(std::move(start)), strides_(std::move(strides)) {}
+  Slice(Stream stream, Shape start, Shape strides, Shape shape)
+      : UnaryPrimitive(stream),
+        start_(std::move(start)),
+        strides_(std::move(strides)),
+        shape_(std::move(shape)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Slice"; }
   bool is_equivalent(const Primitive& other) const override;
 
  private:
   Shape start_;
   Shape strides_;
+  Shape shape_;  // the view's extent
 };
 
 // Shares the input when its layout is already dense as asked, else copies.
@@ -74,6 +98,11 @@ class Contiguous : public UnaryPrimitive {
       : UnaryPrimitive(stream), allow_col_major_(allow_col_major) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Contiguous"; }
   bool is_equivalent(const Primitive& other) const override;
   // Makes `out` share `in` when its layout is already dense as asked; false
@@ -84,12 +113,33 @@ class Contiguous : public UnaryPrimitive {
   bool allow_col_major_;
 };
 
+// The input itself (a view of its buffer) that differentiation treats as a
+// constant: no gradient flows through it.
+class StopGradient : public UnaryPrimitive {
+ public:
+  using UnaryPrimitive::UnaryPrimitive;
+  void eval_cpu(const std::vector<array>& inputs, array& out) override;
+  void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
+  const char* name() const override { return "StopGradient"; }
+  bool is_equivalent(const Primitive& other) const override;
+};
+
 // Always a fresh row-contiguous buffer.
 class Copy : public UnaryPrimitive {
  public:
   using UnaryPrimitive::UnaryPrimitive;
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
+                         const std::vector<int>& argnums) override;
+  std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
+                         const std::vector<int>& argnums,
+                         const std::vector<array>& outputs) override;
   const char* name() const override { return "Copy"; }
   bool is_equivalent(const Primitive& other) const override;
 };

@@ -1,0 +1,147 @@
+// The public testing header (mlx_lite/testing.h): allclose and its macros,
+// and check_grads, which must pass right derivatives and catch wrong ones
+// (in the jvp, in the vjp, and in a second derivative), saying where.
+#include <gtest/gtest-spi.h>
+
+#include "mlx_lite/testing.h"
+
+using namespace mlx_lite;
+using mlx_lite::testing::allclose;
+using mlx_lite::testing::check_grads;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// exp(x) with deliberately scaled rules: the jvp and the vjp are `jvp_scale`
+// and `vjp_scale` times the right ones (built from ops, so they differentiate
+// again); with `flat`, they read x through stop_gradient, so the first
+// derivative is right but its own derivative is zero.
+array scaled_exp(const array& x, float jvp_scale, float vjp_scale, bool flat = false) {
+  auto d = [flat](const array& v) { return exp(flat ? stop_gradient(v) : v); };
+  auto f =
+      custom_function([](const std::vector<array>& in) { return std::vector<array>{exp(in[0])}; },
+                      [=](const std::vector<array>& primals, const std::vector<array>& cotangents,
+                          const std::vector<array>&) {
+                        return std::vector<array>{cotangents[0] * d(primals[0]) * array(vjp_scale)};
+                      },
+                      [=](const std::vector<array>& primals, const std::vector<array>& tangents,
+                          const std::vector<int>&) {
+                        return std::vector<array>{tangents[0] * d(primals[0]) * array(jvp_scale)};
+                      });
+  return f({x})[0];
+}
+
+}  // namespace
+
+TEST(Allclose, PassesWithinTolerance) {
+  array a({1.0f, 2.0f, 3.0f});
+  EXPECT_TRUE(allclose(a, a + 1e-6f));
+  EXPECT_ALLCLOSE(a, a + 1e-3f, 1e-3);
+  EXPECT_ALLCLOSE(a, array(2.0f) + array({-1.0f, 0.0f, 1.0f}), 0.0, 0.0);
+  // Broadcasting, as numpy.allclose.
+  EXPECT_ALLCLOSE(full({2, 3}, 1.5f), array(1.5f));
+  ASSERT_ALLCLOSE(a, a) << "with a streamed note";
+}
+
+TEST(Allclose, FailureShowsShapesWorstIndexAndErrors) {
+  array expected = reshape(array({1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}), {2, 3});
+  array actual = expected + reshape(array({0.0f, 0.5f, 0.0f, 0.0f, 0.0f, -2.0f}), {2, 3});
+  auto r = allclose(actual, expected, 1e-5, 1e-8);
+  ASSERT_FALSE(r);
+  const std::string m = r.message();
+  EXPECT_TRUE(contains(m, "shape (2, 3) and dtype float32")) << m;
+  EXPECT_TRUE(contains(m, "2 of 6 elements differ")) << m;
+  EXPECT_TRUE(contains(m, "index (1, 2)")) << m;
+  EXPECT_TRUE(contains(m, "actual 4, expected 6")) << m;
+  EXPECT_TRUE(contains(m, "absolute error 2")) << m;
+  EXPECT_TRUE(contains(m, "relative error 0.33333333")) << m;
+}
+
+TEST(Allclose, ShapesThatDoNotBroadcastAndNaNs) {
+  auto r = allclose(array({1.0f, 2.0f}), array({1.0f, 2.0f, 3.0f}));
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(contains(r.message(), "shape (2,)")) << r.message();
+  EXPECT_TRUE(contains(r.message(), "shape (3,)")) << r.message();
+  EXPECT_TRUE(contains(r.message(), "do not broadcast")) << r.message();
+
+  array nan = array({1.0f, NAN});
+  EXPECT_FALSE(allclose(nan, nan));
+  EXPECT_TRUE(allclose(nan, nan, 1e-5, 1e-8, /*equal_nan=*/true));
+  EXPECT_TRUE(allclose(array({INFINITY}), array({INFINITY})));
+  EXPECT_FALSE(allclose(array({INFINITY}), array({-INFINITY})));
+}
+
+TEST(Allclose, MacroFailureNamesTheExpressions) {
+  EXPECT_NONFATAL_FAILURE(EXPECT_ALLCLOSE(array({1.0f}), array({1.5f})),
+                          "array({1.0f}) is not close to array({1.5f})");
+  EXPECT_FATAL_FAILURE(ASSERT_ALLCLOSE(array({1.0f}), array({1.5f}), 0.1, 0.1),
+                       "relative error 0.33333333");
+}
+
+TEST(CheckGrads, PassesRightDerivatives) {
+  array x({0.3f, -1.2f, 0.8f, 2.0f});
+  array y({1.5f, 0.4f, -0.7f, 0.9f});
+  auto f = [](const std::vector<array>& in) {
+    return std::vector<array>{sin(in[0]) * exp(in[1]) + in[0] * in[0] / (in[1] * in[1] + 1.0f),
+                              sum(tanh(in[0] * in[1]))};
+  };
+  EXPECT_TRUE(check_grads(f, {x, y}));
+  EXPECT_TRUE(check_grads(f, {x, y}, 2));
+  EXPECT_TRUE(check_grads([](const array& v) { return scaled_exp(v, 1, 1); }, x));
+}
+
+TEST(CheckGrads, CatchesAWrongJvp) {
+  auto r = check_grads([](const array& v) { return scaled_exp(v, 1.01f, 1); },
+                       array({0.5f, 1.0f, 1.5f}));
+  ASSERT_FALSE(r);
+  const std::string m = r.message();
+  EXPECT_TRUE(contains(m, "the jvp of output 0")) << m;
+  EXPECT_TRUE(contains(m, "finite differences")) << m;
+  EXPECT_TRUE(contains(m, "index (")) << m;
+}
+
+TEST(CheckGrads, CatchesAWrongVjp) {
+  auto r = check_grads([](const array& v) { return scaled_exp(v, 1, 1.01f); },
+                       array({0.5f, 1.0f, 1.5f}));
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(contains(r.message(), "the vjp disagrees")) << r.message();
+}
+
+TEST(CheckGrads, CatchesOneWrongElementAmongMany) {
+  // Right everywhere but one of 200 elements: the vjp's inner product must
+  // still show it.
+  auto f = [](const array& v) {
+    array mask = astype(equal(arange(200), array(137)), float32);
+    return scaled_exp(v, 1, 1) * (1.0f - mask) + scaled_exp(v, 1, 1.5f) * mask;
+  };
+  array x = random::uniform(-1, 1, {200}, float32, random::key(3));
+  auto r = check_grads(f, x);
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(contains(r.message(), "the vjp disagrees")) << r.message();
+}
+
+TEST(CheckGrads, CatchesAWrongSecondDerivative) {
+  // The first derivative is right, but its own derivative is not.
+  auto f = [](const array& v) { return scaled_exp(v, 1, 1, /*flat=*/true); };
+  array x({0.5f, 1.0f});
+  EXPECT_TRUE(check_grads(f, x, 1));
+  auto r = check_grads(f, x, 2);
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(contains(r.message(), "order 2")) << r.message();
+}
+
+TEST(CheckGrads, HoldsIntegerInputsFixedAndTakesFloat16) {
+  array x({0.5f, -1.0f, 2.0f});
+  array idx({2, 0}, int32);
+  auto f = [](const std::vector<array>& in) {
+    return std::vector<array>{take(square(in[0]), in[1], 0), argmax(in[0])};
+  };
+  EXPECT_TRUE(check_grads(f, {x, idx}));
+  EXPECT_TRUE(check_grads([](const array& v) { return exp(v) * v; }, astype(x, float16)));
+  auto r = check_grads([](const array& v) { return argmax(v); }, x);
+  EXPECT_FALSE(r);
+  EXPECT_TRUE(contains(r.message(), "no floating-point outputs")) << r.message();
+}

@@ -1,0 +1,84 @@
+// Reverse- and forward-mode differentiation (MLX's transforms.h): vjp, jvp,
+// value_and_grad and grad, through any graph of the core's ops on either
+// device. Every primitive supplies its rules (Primitive::vjp / jvp); these
+// functions trace `fun` on fresh copies of the primals and apply the rules
+// along the traced graph. stop_gradient (ops/shape.h) cuts the graph.
+#pragma once
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "mlx_lite/array.h"
+
+namespace mlx_lite {
+
+// The outputs of fun(primals) and the vector-Jacobian products of
+// `cotangents` (one per output, of its shape and dtype) with respect to each
+// primal.
+std::pair<std::vector<array>, std::vector<array>> vjp(
+    const std::function<std::vector<array>(const std::vector<array>&)>& fun,
+    const std::vector<array>& primals, const std::vector<array>& cotangents);
+std::pair<array, array> vjp(const std::function<array(const array&)>& fun, const array& primal,
+                            const array& cotangent);
+
+// The outputs of fun(primals) and the Jacobian-vector products with
+// `tangents` (one per primal, of its shape and dtype), one per output.
+std::pair<std::vector<array>, std::vector<array>> jvp(
+    const std::function<std::vector<array>(const std::vector<array>&)>& fun,
+    const std::vector<array>& primals, const std::vector<array>& tangents);
+std::pair<array, array> jvp(const std::function<array(const array&)>& fun, const array& primal,
+                            const array& tangent);
+
+// value_and_grad(fun, argnums)(inputs) gives fun's outputs and the gradients
+// of its first output (a scalar: one element) with respect to the inputs
+// listed in argnums (distinct, in range, at least one).
+using ValueAndGradFn =
+    std::function<std::pair<std::vector<array>, std::vector<array>>(const std::vector<array>&)>;
+using SimpleValueAndGradFn =
+    std::function<std::pair<array, std::vector<array>>(const std::vector<array>&)>;
+
+ValueAndGradFn value_and_grad(
+    const std::function<std::vector<array>(const std::vector<array>&)>& fun,
+    const std::vector<int>& argnums);
+
+inline ValueAndGradFn value_and_grad(
+    const std::function<std::vector<array>(const std::vector<array>&)>& fun, int argnum = 0) {
+  return value_and_grad(fun, std::vector<int>{argnum});
+}
+
+std::function<std::pair<array, array>(const array&)> value_and_grad(
+    const std::function<array(const array&)>& fun);
+
+inline SimpleValueAndGradFn value_and_grad(
+    const std::function<array(const std::vector<array>&)>& fun, const std::vector<int>& argnums) {
+  auto vg = value_and_grad(
+      [fun](const std::vector<array>& inputs) { return std::vector<array>{fun(inputs)}; }, argnums);
+  return [vg](const std::vector<array>& inputs) {
+    auto [values, grads] = vg(inputs);
+    return std::make_pair(values[0], std::move(grads));
+  };
+}
+
+inline SimpleValueAndGradFn value_and_grad(
+    const std::function<array(const std::vector<array>&)>& fun, int argnum = 0) {
+  return value_and_grad(fun, std::vector<int>{argnum});
+}
+
+inline std::function<std::vector<array>(const std::vector<array>&)> grad(
+    const std::function<array(const std::vector<array>&)>& fun, const std::vector<int>& argnums) {
+  auto vg = value_and_grad(fun, argnums);
+  return [vg](const std::vector<array>& inputs) { return vg(inputs).second; };
+}
+
+inline std::function<std::vector<array>(const std::vector<array>&)> grad(
+    const std::function<array(const std::vector<array>&)>& fun, int argnum = 0) {
+  return grad(fun, std::vector<int>{argnum});
+}
+
+inline std::function<array(const array&)> grad(const std::function<array(const array&)>& fun) {
+  auto vg = value_and_grad(fun);
+  return [vg](const array& input) { return vg(input).second; };
+}
+
+}  // namespace mlx_lite

@@ -1,0 +1,156 @@
+// Derivative rules of Gather and Scatter. Both are linear in their data
+// inputs: a gather's jvp gathers the tangent and its vjp adds the cotangent
+// back where the gather read (a scatter_add); a scatter's vjp gathers the
+// cotangent at the positions it wrote. Index arrays are integers and get
+// zero gradients.
+//
+// The two primitives treat out-of-range positions differently (a gather wraps
+// a negative index once and then clamps it, a scatter drops the slice), so the
+// vjps resolve every index to the position its forward pass used first.
+#include "mlx_lite/primitives/indexing.h"
+
+#include "ops/ops.h"
+
+namespace mlx_lite {
+
+namespace {
+
+// Index arithmetic is done in 64 bits only where 32 could overflow.
+Dtype index_math_type(Dtype t) {
+  return t == int64 || t == uint32 ? int64 : int32;
+}
+
+// idx with a negative index wrapped once, as both CPU kernels do.
+array wrapped(const array& idx, int dim, Stream s) {
+  array i = astype(idx, index_math_type(idx.dtype()), s);
+  if (is_unsigned(idx.dtype())) return i;
+  array zero = array(0, i.dtype());
+  return where(less(i, zero, s), add(i, array(dim, i.dtype()), s), i, s);
+}
+
+// The positions a gather with these slice sizes reads: wrapped, then clamped
+// so the whole slice lies inside the array (Gather::eval_cpu).
+std::vector<array> gather_positions(const array& src, const std::vector<array>& indices,
+                                    const std::vector<int>& axes, const Shape& slice_sizes,
+                                    Stream s) {
+  std::vector<array> out;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int dim = src.shape(axes[k]);
+    array i = wrapped(indices[k], dim, s);
+    const int hi = std::max(dim - slice_sizes[axes[k]], 0);
+    out.push_back(minimum(maximum(i, array(0, i.dtype()), s), array(hi, i.dtype()), s));
+  }
+  return out;
+}
+
+// Whether each update slice of a scatter lands inside the array (the others
+// are dropped), shaped to broadcast against the updates.
+array scatter_kept(const array& src, const std::vector<array>& indices,
+                   const std::vector<int>& axes, const Shape& slice_shape,
+                   const Shape& update_shape, Stream s) {
+  const size_t index_ndim = update_shape.size() - slice_shape.size();
+  Shape mask_shape(update_shape.begin(), update_shape.begin() + index_ndim);
+  mask_shape.resize(update_shape.size(), 1);
+  array kept = full(Shape(mask_shape.size(), 1), array(true), s);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int dim = src.shape(axes[k]);
+    array i = wrapped(indices[k], dim, s);
+    array inside = logical_and(greater_equal(i, array(0, i.dtype()), s),
+                               less_equal(i, array(dim - slice_shape[axes[k]], i.dtype()), s), s);
+    kept = logical_and(kept, reshape(inside, mask_shape, s), s);
+  }
+  return kept;
+}
+
+std::vector<array> slice_of_inputs(const std::vector<array>& inputs, size_t begin, size_t end) {
+  return {inputs.begin() + begin, inputs.begin() + end};
+}
+
+}  // namespace
+
+std::vector<array> Gather::jvp(const std::vector<array>& primals,
+                               const std::vector<array>& tangents,
+                               const std::vector<int>& argnums) {
+  const array& src = primals[0];
+  auto indices = slice_of_inputs(primals, 1, primals.size());
+  const array t = argnums[0] == 0 ? tangents[0] : zeros_like(src, stream());
+  return {gather(t, indices, axes_, slice_sizes_, stream())};
+}
+
+std::vector<array> Gather::vjp(const std::vector<array>& primals,
+                               const std::vector<array>& cotangents,
+                               const std::vector<int>& argnums, const std::vector<array>&) {
+  const array& src = primals[0];
+  std::vector<array> vjps;
+  for (int arg : argnums) {
+    if (arg > 0) {
+      vjps.push_back(zeros_like(primals[arg], stream()));
+      continue;
+    }
+    // Add each cotangent slice where its slice was read; the clamped
+    // positions are all in range, so the scatter drops none.
+    auto positions = gather_positions(src, slice_of_inputs(primals, 1, primals.size()), axes_,
+                                      slice_sizes_, stream());
+    vjps.push_back(
+        scatter_add(zeros_like(src, stream()), positions, cotangents[0], axes_, stream()));
+  }
+  return vjps;
+}
+
+std::vector<array> Scatter::jvp(const std::vector<array>& primals,
+                                const std::vector<array>& tangents,
+                                const std::vector<int>& argnums) {
+  // The same scatter of the tangents (zeros for the data inputs that do not
+  // depend on the primals).
+  array t_src = zeros_like(primals.front(), stream());
+  array t_upd = zeros_like(primals.back(), stream());
+  const int last = static_cast<int>(primals.size()) - 1;
+  for (size_t i = 0; i < argnums.size(); ++i) {
+    if (argnums[i] == 0) t_src = tangents[i];
+    if (argnums[i] == last) t_upd = tangents[i];
+  }
+  auto indices = slice_of_inputs(primals, 1, last);
+  return {reduce_ == Sum ? scatter_add(t_src, indices, t_upd, axes_, stream())
+                         : scatter(t_src, indices, t_upd, axes_, stream())};
+}
+
+std::vector<array> Scatter::vjp(const std::vector<array>& primals,
+                                const std::vector<array>& cotangents,
+                                const std::vector<int>& argnums, const std::vector<array>&) {
+  const array& src = primals.front();
+  const array& upd = primals.back();
+  const array& cot = cotangents[0];
+  const int last = static_cast<int>(primals.size()) - 1;
+  const auto indices = slice_of_inputs(primals, 1, last);
+  const Shape slice_shape(upd.shape().end() - src.ndim(), upd.shape().end());
+  std::vector<array> vjps;
+  for (int arg : argnums) {
+    if (arg == 0) {
+      // Added to, src shows through everywhere; replaced, it shows through
+      // where nothing was written.
+      vjps.push_back(
+          reduce_ == Sum ? cot : scatter(cot, indices, zeros_like(upd, stream()), axes_, stream()));
+    } else if (arg == last) {
+      // Each update element's cotangent is read where it was written, as the
+      // gather of the clamped positions, and zeroed where it did not survive.
+      auto positions = gather_positions(src, indices, axes_, slice_shape, stream());
+      array read = gather(cot, positions, axes_, slice_shape, stream());
+      array survived = scatter_kept(src, indices, axes_, slice_shape, upd.shape(), stream());
+      if (reduce_ == None) {
+        // Where slices overlap the last write wins: scatter each update
+        // element's own number with the same scatter and see which one stayed.
+        array ids =
+            reshape(arange(0, static_cast<int>(upd.size()), stream()), upd.shape(), stream());
+        array owner =
+            scatter(full(src.shape(), array(-1), int32, stream()), indices, ids, axes_, stream());
+        survived = equal(gather(owner, positions, axes_, slice_shape, stream()), ids, stream());
+      }
+      vjps.push_back(where(survived, read, zeros_like(read, stream()), stream()));
+    } else {
+      vjps.push_back(zeros_like(primals[arg], stream()));
+    }
+  }
+  return vjps;
+}
+
+}  // namespace mlx_lite
