@@ -89,16 +89,4 @@ BENCHMARK(BM_GridSampleComposedForward)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (!gpu::is_available()) {
-    std::fprintf(stderr, "no Vulkan device\n");
-    return 1;
-  }
-  auto info = gpu::device_info();
-  benchmark::AddCustomContext("gpu", std::get<std::string>(info.at("device_name")));
-  benchmark::AddCustomContext("driver", std::get<std::string>(info.at("driver_info")));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+#include "gpu_bench_main.h"

@@ -86,4 +86,4 @@ BENCHMARK(BM_Softmax)
     ->Args({64, 1 << 20, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK_MAIN();
+#include "gpu_bench_main.h"
