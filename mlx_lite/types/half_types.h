@@ -21,7 +21,7 @@ constexpr uint16_t float_to_half_bits(float value) {
   if (abs >= 0x477ff000u) {  // rounds to a value beyond the largest half: inf
     return static_cast<uint16_t>(sign | 0x7c00u);
   }
-  if (abs < 0x38800000u) {  // half subnormal or zero
+  if (abs < 0x38800000u) {                                      // half subnormal or zero
     if (abs < 0x33000000u) return static_cast<uint16_t>(sign);  // below half of the smallest
     const uint32_t exponent = abs >> 23;
     const uint32_t mantissa = (abs & 0x7fffffu) | 0x800000u;
@@ -58,7 +58,8 @@ constexpr float half_bits_to_float(uint16_t h) {
 // bfloat16 keeps float's exponent: the top 16 bits, rounded to nearest even.
 constexpr uint16_t float_to_bfloat_bits(float value) {
   const uint32_t f = std::bit_cast<uint32_t>(value);
-  if ((f & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((f >> 16) | 0x40u);  // quiet nan
+  if ((f & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((f >> 16) | 0x40u);  // quiet nan
   const uint32_t rounding = 0x7fffu + ((f >> 16) & 1u);
   return static_cast<uint16_t>((f + rounding) >> 16);
 }
