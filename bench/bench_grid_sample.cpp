@@ -47,6 +47,27 @@ void BM_GridSampleComposedForward(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * points * (2 + c + 4 * c) * 4);
 }
 
+// The vjp of the composed forward with respect to x and grid (forward
+// included), as PyTorch's forward + backward through the same ops.
+void BM_GridSampleComposedVjp(benchmark::State& state) {
+  const int n = state.range(0), h = state.range(1), w = state.range(2), c = state.range(3),
+            gh = state.range(4), gw = state.range(5);
+  const size_t range = std::get<size_t>(gpu::device_info().at("max_storage_buffer_range"));
+  if (size_t(n) * h * w * c * 4 > range) {
+    state.SkipWithError("x is larger than this device's maxStorageBufferRange");
+    return;
+  }
+  Inputs in = make_inputs(n, h, w, c, gh, gw);
+  array cotangent = ones({n, gh, gw, c}, float32, kGpu);
+  auto f = [](const std::vector<array>& args) {
+    return std::vector<array>{examples::grid_sample_ref(args[0], args[1])};
+  };
+  for (auto _ : state) {
+    auto [outs, grads] = vjp(f, {in.x, in.grid}, {cotangent});
+    eval({outs[0], grads[0], grads[1]});
+  }
+}
+
 // The composed forward's big ops on the seed's shapes, one at a time, to see
 // where its time goes: 0 a gather of (N, gH, gW) points with C channels each,
 // 1 a multiply by a broadcast (N, gH, gW, 1) weight, 2 an add of two
@@ -80,6 +101,11 @@ void BM_GridSampleParts(benchmark::State& state) {
 
 }  // namespace
 
+BENCHMARK(BM_GridSampleComposedVjp)
+    ->Args({1, 64, 64, 32, 32, 32})
+    ->Args({8, 1024, 1024, 64, 256, 256})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_GridSampleParts)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Arguments: N, H, W, C, gH, gW.

@@ -142,8 +142,9 @@ def main():
         for key, ms in ref.items():
             print(f"  {key:34s} {ms:9.3f} ms")
         for key, ms in mlx.get(name, {}).items():
-            base = ref["torch_composed_forward"] if "Forward" in key else None
-            ratio = f"  ({ms / base:.2f}x torch_composed_forward)" if base else ""
+            against = ("torch_composed_forward" if "Forward" in key else
+                       "torch_composed_forward_backward" if "Vjp" in key else None)
+            ratio = f"  ({ms / ref[against]:.2f}x {against})" if against else ""
             print(f"  mlx_lite {key:25s} {ms:9.3f} ms{ratio}")
 
 
