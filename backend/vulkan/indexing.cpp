@@ -94,10 +94,14 @@ void Gather::eval_gpu(const std::vector<array>& inputs, array& out) {
   cpu::allocate(out);
   if (out.size() == 0) return;
   const array& src = inputs[0];
-  const auto words = index_metadata(out.size(), src, indices, axes_, slice_sizes_);
+  // A thread per run of 4 consecutive slice elements (gather.comp's kRun).
+  uint64_t n_slice = 1;
+  for (auto d : slice_sizes_) n_slice *= d;
+  const uint64_t threads = out.size() / n_slice * ((n_slice + 3) / 4);
+  const auto words = index_metadata(threads, src, indices, axes_, slice_sizes_);
   // Gather only moves elements: its variants go by element size.
   dispatch_indexing(fmt::format("gather_{}", 8 * size_of(out.dtype())), words, src, out, indices,
-                    out.size());
+                    threads);
 }
 
 void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {

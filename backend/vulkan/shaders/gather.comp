@@ -1,7 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Gather: one thread per output element (out is dense row-major: the index
-// positions, then the slice). Elements are only moved, so one variant serves
+// Gather: out is dense row-major (the index positions, then the slice). Elements are only moved, so one variant serves
 // every dtype of a size (indexing.cmake). Layout and indices:
 // indexing_common.glsl.
 #include "common.glsl"
@@ -10,10 +9,21 @@
 layout(set = 0, binding = 1) readonly buffer Src { IN_ELEM src[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
+// Each thread moves kRun consecutive elements of one slice, so the index
+// loads, the clamping and the slice's start are computed once per run, not
+// per element (a grid_sample gather moves 64 channels per point).
+const uint kRun = 4u;
+
 void main() {
   const int64_t t = thread_index();
   if (t >= meta[0]) return;
-  int64_t j;
-  const int64_t i = divmod(t, meta[1], j);
-  out0[uint(t)] = src[uint(slice_start(i, true) + slice_offset(j))];
+  const int64_t n_slice = meta[1];
+  const int64_t runs = (n_slice + int64_t(kRun) - 1) / int64_t(kRun);
+  int64_t run;
+  const int64_t i = divmod(t, runs, run);
+  const uint start = uint(slice_start(i, true));
+  const uint base = uint(i * n_slice);
+  for (int64_t j = run * int64_t(kRun), end = min(j + int64_t(kRun), n_slice); j < end; ++j) {
+    out0[base + uint(j)] = src[start + uint(slice_offset(j))];
+  }
 }
