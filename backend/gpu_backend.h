@@ -2,8 +2,6 @@
 // Vulkan headers.
 #pragma once
 
-#include <memory>
-
 namespace mlx_lite::allocator {
 class CachingAllocator;
 }
@@ -25,8 +23,5 @@ void flush();
 
 // Whether GPU work has been recorded and not yet finished.
 bool has_pending_work();
-
-// Keeps `data` (an array's buffer) alive until the recorded work completes.
-void keep_alive(std::shared_ptr<void> data);
 
 }  // namespace mlx_lite::gpu_backend

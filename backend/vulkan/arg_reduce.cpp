@@ -70,7 +70,6 @@ void ArgReduce::eval_gpu(const std::vector<array>& inputs, array& out) {
                    {metadata, vulkan::input_binding(in), vulkan::input_binding(winners),
                     vulkan::output_binding(out)},
                    static_cast<uint64_t>(rows) * kThreads);
-  encoder.keep_alive(winners.data_shared_ptr());
 }
 
 }  // namespace mlx_lite

@@ -25,13 +25,10 @@ void Arange::eval_gpu(const std::vector<array>&, array& out) {
 }
 
 void Eye::eval_gpu(const std::vector<array>&, array& out) {
-  // The scalars made here are kept alive after the dispatches that read
-  // them: a dispatch may start a new batch, and keep_alive ties a buffer to
-  // the batch being recorded.
-  auto& encoder = vulkan::Encoder::get();
+  // The scalars made here may die before the GPU reads them: the allocator
+  // returns their buffers to its cache only once that work completes.
   array zero(0.0f);
   vulkan::fill_gpu(zero, out);
-  encoder.keep_alive(zero.data_shared_ptr());
   // The diagonal column - row == k_ starts at (max(0, -k), max(0, k)) and
   // steps one row and one column at a time.
   const int64_t n = out.shape(0), m = out.shape(1);
@@ -42,7 +39,6 @@ void Eye::eval_gpu(const std::vector<array>&, array& out) {
   array ones({static_cast<ShapeElem>(length)}, float32, nullptr, {});
   ones.copy_shared_buffer(one, {0}, one.offset());
   vulkan::copy_gpu_into(ones, {m + 1}, first_row * m + first_row + k_, out);
-  encoder.keep_alive(one.data_shared_ptr());
 }
 
 }  // namespace mlx_lite

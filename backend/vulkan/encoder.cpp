@@ -185,8 +185,8 @@ Binding Encoder::metadata(const std::vector<int64_t>& words) {
   const size_t align = std::max<size_t>(16, device_.limits().min_storage_buffer_offset_alignment);
   size_t start = (batch.arena_used + align - 1) / align * align;
   if (!batch.arena || start + bytes > allocator::allocator().size(*batch.arena)) {
-    // A new arena; the old one stays alive with the work that reads it.
-    if (batch.arena) keep_alive(batch.arena);
+    // A new arena; the old one reaches the allocator's cache only when the
+    // work that reads it completes (VulkanAllocator::defer).
     auto buffer = allocator::malloc(std::max(kArenaSize, bytes));
     batch.arena =
         std::shared_ptr<allocator::Buffer>(new allocator::Buffer(buffer), [](allocator::Buffer* b) {
@@ -199,10 +199,6 @@ Binding Encoder::metadata(const std::vector<int64_t>& words) {
   batch.arena_used = start + bytes;
   const Block& b = block_of(*batch.arena);
   return {b.buffer, b.offset + start, bytes, false};
-}
-
-void Encoder::keep_alive(std::shared_ptr<void> data) {
-  batches_[current_].alive.push_back(std::move(data));
 }
 
 void Encoder::release_after_work(allocator::Buffer buffer) {
@@ -250,7 +246,6 @@ void Encoder::wait(Batch& batch) {
 }
 
 void Encoder::retire(Batch& batch) {
-  batch.alive.clear();
   // Back to the allocator's cache, so an idle process holds no active memory;
   // the next batch gets it back from there.
   batch.arena.reset();
@@ -263,7 +258,7 @@ void Encoder::retire(Batch& batch) {
 void Encoder::finish() {
   submit();
   for (auto& batch : batches_) wait(batch);
-  // What was kept or freed while no dispatch was recorded goes too.
+  // What was freed while no dispatch was recorded goes too.
   retire(batches_[current_]);
 }
 
@@ -301,10 +296,6 @@ void flush() {
 
 bool has_pending_work() {
   return active() && vulkan::Encoder::get().has_pending_work();
-}
-
-void keep_alive(std::shared_ptr<void> data) {
-  vulkan::Encoder::get().keep_alive(std::move(data));
 }
 
 }  // namespace mlx_lite::gpu_backend

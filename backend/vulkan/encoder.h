@@ -1,11 +1,12 @@
 // Records GPU work into one command buffer per eval and submits it once, or
-// in batches of kMaxDispatches when an eval records more (so the buffers kept
-// alive for pending work stay bounded).
+// in batches of kMaxDispatches when an eval records more (so the buffers held
+// back for pending work stay bounded).
 // Kernels (backend/vulkan/<family>.cpp) call dispatch() with their shader,
 // specialization constants and buffers; the encoder inserts a barrier only
 // before a dispatch that touches memory an earlier unbarriered dispatch wrote
-// (or writes memory one read), and keeps every buffer alive until the work
-// completes.
+// (or writes memory one read). A buffer freed while work is pending comes
+// back here (release_after_work) and returns to the allocator's cache when
+// that work completes, so kernels may drop their temporaries at once.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -53,13 +54,12 @@ class Encoder {
   // Call it before dispatch(): a full batch is submitted here.
   Binding metadata(const std::vector<int64_t>& words);
 
-  void keep_alive(std::shared_ptr<void> data);
   // Returns `buffer` to the allocator's cache once the recorded work completes.
   void release_after_work(allocator::Buffer buffer);
   bool has_pending_work() const {
     return recording_ || batches_[0].submitted || batches_[1].submitted;
   }
-  // Submits what was recorded and waits for it; then frees what was kept alive.
+  // Submits what was recorded and waits for it; then releases what was freed.
   void finish();
   // Submits what was recorded without waiting for it.
   void flush() { submit(); }
@@ -67,13 +67,12 @@ class Encoder {
  private:
   Encoder();
   struct Pipeline;
-  // A command buffer with what its work needs kept alive. Two alternate: the
-  // GPU runs one batch while the host records the next.
+  // A command buffer and the buffers freed while it was pending. Two
+  // alternate: the GPU runs one batch while the host records the next.
   struct Batch {
     vk::raii::CommandBuffer commands{nullptr};
     vk::raii::Fence fence{nullptr};
     bool submitted = false;
-    std::vector<std::shared_ptr<void>> alive;
     std::vector<allocator::Buffer> released;  // freed while the batch was pending
     // Metadata of the batch, bump-allocated from one buffer.
     std::shared_ptr<allocator::Buffer> arena;
@@ -87,8 +86,8 @@ class Encoder {
   // batch current (waiting for it if it is still running).
   void submit();
   void wait(Batch& batch);
-  // Drops what a completed (or never submitted) batch kept alive and returns
-  // the buffers freed meanwhile to the allocator.
+  // Returns the buffers freed while a completed (or never submitted) batch
+  // was pending, and its metadata arena, to the allocator.
   void retire(Batch& batch);
 
   Device& device_;

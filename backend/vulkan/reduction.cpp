@@ -106,8 +106,8 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   const Dtype acc = is_floating_point(in.dtype()) ? float32 : int64;
   const int64_t partials = rows * groups;
   array temp(allocator::malloc(partials * size_of(acc)), {static_cast<ShapeElem>(partials)}, acc);
-  // Both metadata first: metadata() may submit a full batch, which must not
-  // fall between the two dispatches and the temporary kept alive after them.
+  // The temporary dies on return, before the GPU is done with it: the
+  // allocator returns it to its cache only once that work completes.
   auto first = encoder.metadata(words);
   auto second = encoder.metadata({partials, 1, partials, 0, 1, rows, groups, 1, groups});
   encoder.dispatch(fmt::format("reduce_{}_{}", in_name, dtype_name(acc)), {kThreads, op, dense},
@@ -116,7 +116,6 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   encoder.dispatch(fmt::format("reduce_{}_{}", dtype_name(acc), out_name), {kThreads, op, 1u},
                    {second, vulkan::input_binding(temp), vulkan::output_binding(out)},
                    static_cast<uint64_t>(rows) * kThreads);
-  encoder.keep_alive(temp.data_shared_ptr());
 }
 
 }  // namespace mlx_lite
