@@ -5,7 +5,7 @@
 // Sizes past the device's storage-buffer range are skipped with a note.
 #include <benchmark/benchmark.h>
 
-#include "mlx_lite/gpu.h"
+#include "gpu_bench.h"
 #include "mlx_lite/mlx_lite.h"
 
 using namespace mlx_lite;
@@ -13,15 +13,6 @@ using namespace mlx_lite;
 namespace {
 
 const Device kGpu(Device::gpu);
-
-bool fits(benchmark::State& state, int64_t bytes) {
-  auto range = std::get<size_t>(gpu::device_info().at("max_storage_buffer_range"));
-  if (static_cast<size_t>(bytes) > range) {
-    state.SkipWithError("larger than this device's maxStorageBufferRange");
-    return false;
-  }
-  return true;
-}
 
 array filled(int64_t n, float value) {
   array a = add(zeros({static_cast<int>(n)}, float32, kGpu), array(value), kGpu);
@@ -31,7 +22,7 @@ array filled(int64_t n, float value) {
 
 void BM_GpuCopy(benchmark::State& state) {
   const int64_t n = state.range(0);
-  if (!fits(state, n * 4)) return;
+  if (!fits_one_binding(state, n * 4)) return;
   array a = filled(n, 1.0f);
   for (auto _ : state) {
     array out = copy(a, kGpu);
@@ -42,7 +33,7 @@ void BM_GpuCopy(benchmark::State& state) {
 
 void BM_GpuAdd(benchmark::State& state) {
   const int64_t n = state.range(0);
-  if (!fits(state, n * 4)) return;
+  if (!fits_one_binding(state, n * 4)) return;
   array a = filled(n, 1.0f), b = filled(n, 2.0f);
   for (auto _ : state) {
     array out = add(a, b, kGpu);
@@ -56,7 +47,7 @@ void BM_GpuAdd(benchmark::State& state) {
 // rows = 1 shows what a two-pass kernel would fix.
 void BM_GpuSumRows(benchmark::State& state) {
   const int64_t n = int64_t{1} << 26, rows = state.range(0);
-  if (!fits(state, n * 4)) return;
+  if (!fits_one_binding(state, n * 4)) return;
   array a = reshape(filled(n, 1.0f), {static_cast<int>(rows), static_cast<int>(n / rows)}, kGpu);
   eval(a);
   for (auto _ : state) {
@@ -97,7 +88,7 @@ namespace {
 
 void BM_GpuFullSum(benchmark::State& state) {
   const int64_t n = int64_t{1} << 26;
-  if (!fits(state, n * 4)) return;
+  if (!fits_one_binding(state, n * 4)) return;
   array a = filled(n, 1.0f);
   for (auto _ : state) {
     array out = sum(a, kGpu);
@@ -108,7 +99,7 @@ void BM_GpuFullSum(benchmark::State& state) {
 
 void BM_GpuFullArgmax(benchmark::State& state) {
   const int64_t n = int64_t{1} << 26;
-  if (!fits(state, n * 4)) return;
+  if (!fits_one_binding(state, n * 4)) return;
   array a = filled(n, 1.0f);
   for (auto _ : state) {
     array out = argmax(a, kGpu);
@@ -121,5 +112,3 @@ void BM_GpuFullArgmax(benchmark::State& state) {
 
 BENCHMARK(BM_GpuFullSum)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GpuFullArgmax)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-#include "gpu_bench_main.h"

@@ -8,8 +8,10 @@
 // and the four corner pixels read for each grid point.
 #include <benchmark/benchmark.h>
 
+#include <optional>
+
 #include "examples/grid_sample_ref.h"
-#include "mlx_lite/gpu.h"
+#include "gpu_bench.h"
 
 using namespace mlx_lite;
 
@@ -17,28 +19,37 @@ namespace {
 
 const Device kGpu(Device::gpu);
 
+struct Sizes {
+  int n, h, w, c, gh, gw;
+};
+constexpr Sizes kSeedSizes{8, 1024, 1024, 64, 256, 256};
+
+// Arguments: N, H, W, C, gH, gW.
+Sizes sizes_of(const benchmark::State& state) {
+  auto at = [&](int i) { return static_cast<int>(state.range(i)); };
+  return {at(0), at(1), at(2), at(3), at(4), at(5)};
+}
+
 struct Inputs {
   array x, grid;
 };
 
-// x ~ U(-1, 1) and grid ~ U(-1.1, 1.1), so some points fall outside the image.
-Inputs make_inputs(int n, int h, int w, int c, int gh, int gw) {
+// x ~ U(-1, 1) and grid ~ U(-1.1, 1.1), so some points fall outside the
+// image; none (the benchmark skipped) where x exceeds one binding.
+std::optional<Inputs> make_inputs(benchmark::State& state, const Sizes& s) {
+  if (!fits_one_binding(state, int64_t{4} * s.n * s.h * s.w * s.c)) return std::nullopt;
   auto [kx, kg] = random::split(random::key(0));
-  array x = random::uniform(-1.0f, 1.0f, {n, h, w, c}, float32, kx, kGpu);
-  array grid = random::uniform(-1.1f, 1.1f, {n, gh, gw, 2}, float32, kg, kGpu);
+  array x = random::uniform(-1.0f, 1.0f, {s.n, s.h, s.w, s.c}, float32, kx, kGpu);
+  array grid = random::uniform(-1.1f, 1.1f, {s.n, s.gh, s.gw, 2}, float32, kg, kGpu);
   eval({x, grid});
-  return {x, grid};
+  return Inputs{x, grid};
 }
 
 void BM_GridSampleComposedForward(benchmark::State& state) {
-  const int n = state.range(0), h = state.range(1), w = state.range(2), c = state.range(3),
-            gh = state.range(4), gw = state.range(5);
-  const size_t range = std::get<size_t>(gpu::device_info().at("max_storage_buffer_range"));
-  if (size_t(n) * h * w * c * 4 > range) {
-    state.SkipWithError("x is larger than this device's maxStorageBufferRange");
-    return;
-  }
-  Inputs in = make_inputs(n, h, w, c, gh, gw);
+  const auto [n, h, w, c, gh, gw] = sizes_of(state);
+  const auto inputs = make_inputs(state, sizes_of(state));
+  if (!inputs) return;
+  const Inputs& in = *inputs;
   for (auto _ : state) {
     array out = examples::grid_sample_ref(in.x, in.grid);
     eval(out);
@@ -50,14 +61,10 @@ void BM_GridSampleComposedForward(benchmark::State& state) {
 // The vjp of the composed forward with respect to x and grid (forward
 // included), as PyTorch's forward + backward through the same ops.
 void BM_GridSampleComposedVjp(benchmark::State& state) {
-  const int n = state.range(0), h = state.range(1), w = state.range(2), c = state.range(3),
-            gh = state.range(4), gw = state.range(5);
-  const size_t range = std::get<size_t>(gpu::device_info().at("max_storage_buffer_range"));
-  if (size_t(n) * h * w * c * 4 > range) {
-    state.SkipWithError("x is larger than this device's maxStorageBufferRange");
-    return;
-  }
-  Inputs in = make_inputs(n, h, w, c, gh, gw);
+  const auto [n, h, w, c, gh, gw] = sizes_of(state);
+  const auto inputs = make_inputs(state, sizes_of(state));
+  if (!inputs) return;
+  const Inputs& in = *inputs;
   array cotangent = ones({n, gh, gw, c}, float32, kGpu);
   auto f = [](const std::vector<array>& args) {
     return std::vector<array>{examples::grid_sample_ref(args[0], args[1])};
@@ -73,13 +80,10 @@ void BM_GridSampleComposedVjp(benchmark::State& state) {
 // 1 a multiply by a broadcast (N, gH, gW, 1) weight, 2 an add of two
 // (N, gH, gW, C) arrays.
 void BM_GridSampleParts(benchmark::State& state) {
-  const int n = 8, h = 1024, w = 1024, c = 64, gh = 256, gw = 256;
-  const size_t range = std::get<size_t>(gpu::device_info().at("max_storage_buffer_range"));
-  if (size_t(n) * h * w * c * 4 > range) {
-    state.SkipWithError("x is larger than this device's maxStorageBufferRange");
-    return;
-  }
-  Inputs in = make_inputs(n, h, w, c, gh, gw);
+  const auto [n, h, w, c, gh, gw] = kSeedSizes;
+  const auto inputs = make_inputs(state, kSeedSizes);
+  if (!inputs) return;
+  const Inputs& in = *inputs;
   array iy = astype(floor(examples::last_axis(in.grid, 1) * float(h / 2) + float(h / 2), kGpu),
                     int32, kGpu);
   array ix = astype(floor(examples::last_axis(in.grid, 0) * float(w / 2) + float(w / 2), kGpu),
@@ -114,5 +118,3 @@ BENCHMARK(BM_GridSampleComposedForward)
     ->Args({8, 1024, 1024, 64, 256, 256})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-
-#include "gpu_bench_main.h"

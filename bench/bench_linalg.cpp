@@ -5,7 +5,7 @@
 // and bytes/s for softmax and logsumexp.
 #include <benchmark/benchmark.h>
 
-#include "mlx_lite/gpu.h"
+#include "gpu_bench.h"
 #include "mlx_lite/mlx_lite.h"
 
 using namespace mlx_lite;
@@ -86,4 +86,3 @@ BENCHMARK(BM_Softmax)
     ->Args({64, 1 << 20, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-#include "gpu_bench_main.h"
