@@ -10,24 +10,16 @@
 
 using namespace mlx_lite;
 
-namespace {
+using test_util::error_of;
+using test_util::values;
 
-std::vector<float> floats(const array& a) {
-  array c = contiguous(astype(a, float32));
-  eval(c);
-  return {c.data<float>(), c.data<float>() + c.size()};
+// sum(a * b) in double, read on the CPU.
+double dot(const array& a, const array& b) {
+  double s = 0;
+  auto p = values(a), q = values(b);
+  for (size_t i = 0; i < p.size(); ++i) s += p[i] * q[i];
+  return s;
 }
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "no exception";
-}
-
-}  // namespace
 
 TEST(Autodiff, VjpOfElementwiseFunctionsMatchesTheirDerivatives) {
   const std::vector<float> xs = {0.3f, 0.9f, 1.7f};
@@ -35,14 +27,14 @@ TEST(Autodiff, VjpOfElementwiseFunctionsMatchesTheirDerivatives) {
   array cot({1.0f, -2.0f, 0.5f});
   auto f = [](const array& v) { return multiply(exp(v), sin(v)) + square(v) / (v + 1.0f); };
   auto [out, g] = vjp(f, x, cot);
-  auto got = floats(g), c = floats(cot);
+  auto got = values(g), c = values(cot);
   for (int i = 0; i < 3; ++i) {
     const double v = xs[i];
     const double d =
         std::exp(v) * (std::sin(v) + std::cos(v)) + (v * v + 2 * v) / ((v + 1) * (v + 1));
     EXPECT_NEAR(got[i], c[i] * d, 1e-5 * (1 + std::abs(c[i] * d))) << i;
   }
-  EXPECT_NEAR(floats(out)[1], std::exp(0.9) * std::sin(0.9) + 0.81 / 1.9, 1e-5);
+  EXPECT_NEAR(values(out)[1], std::exp(0.9) * std::sin(0.9) + 0.81 / 1.9, 1e-5);
 }
 
 TEST(Autodiff, JvpAgreesWithVjp) {
@@ -57,12 +49,6 @@ TEST(Autodiff, JvpAgreesWithVjp) {
   auto [outs, tangents] = jvp(f, {x, y}, {tx, ty});
   auto [outs2, cotangents] = vjp(f, {x, y}, {u0, u1});
   // <u, J v> == <J^T u, v>
-  auto dot = [](const array& a, const array& b) {
-    double s = 0;
-    auto p = floats(a), q = floats(b);
-    for (size_t i = 0; i < p.size(); ++i) s += double(p[i]) * q[i];
-    return s;
-  };
   const double lhs = dot(u0, tangents[0]) + dot(u1, tangents[1]);
   const double rhs = dot(cotangents[0], tx) + dot(cotangents[1], ty);
   EXPECT_NEAR(lhs, rhs, 1e-5 * (1 + std::abs(lhs)));
@@ -73,26 +59,26 @@ TEST(Autodiff, GradOfGradOfACubic) {
   auto df = grad(f);
   auto ddf = grad(df);
   array x = array({1.5f}, {1});
-  EXPECT_NEAR(floats(df(x))[0], 3 * 1.5 * 1.5 - 2, 1e-5);
-  EXPECT_NEAR(floats(ddf(x))[0], 6 * 1.5, 1e-5);
+  EXPECT_NEAR(values(df(x))[0], 3 * 1.5 * 1.5 - 2, 1e-5);
+  EXPECT_NEAR(values(ddf(x))[0], 6 * 1.5, 1e-5);
 }
 
 TEST(Autodiff, ValueAndGradOfSeveralArguments) {
   auto f = [](const std::vector<array>& in) { return in[0] * in[1] + exp(in[2]); };
   array a({2.0f}), b({3.0f}), c({0.5f});
   auto [value, grads] = value_and_grad(f, std::vector<int>{2, 0})({a, b, c});
-  EXPECT_NEAR(floats(value)[0], 6 + std::exp(0.5), 1e-5);
+  EXPECT_NEAR(values(value)[0], 6 + std::exp(0.5), 1e-5);
   ASSERT_EQ(grads.size(), 2u);
-  EXPECT_NEAR(floats(grads[0])[0], std::exp(0.5), 1e-5);  // d/dc
-  EXPECT_NEAR(floats(grads[1])[0], 3.0, 1e-6);            // d/da
+  EXPECT_NEAR(values(grads[0])[0], std::exp(0.5), 1e-5);  // d/dc
+  EXPECT_NEAR(values(grads[1])[0], 3.0, 1e-6);            // d/da
 }
 
 TEST(Autodiff, StopGradientAndUnusedInputsGiveZeros) {
   auto f = [](const std::vector<array>& in) { return stop_gradient(in[0]) * in[0]; };
   auto g = grad(f, std::vector<int>{0, 1});
   auto grads = g({array({3.0f}), array({7.0f})});
-  EXPECT_NEAR(floats(grads[0])[0], 3.0, 1e-6);  // only the second factor counts
-  EXPECT_EQ(floats(grads[1])[0], 0.0f);
+  EXPECT_NEAR(values(grads[0])[0], 3.0, 1e-6);  // only the second factor counts
+  EXPECT_EQ(values(grads[1])[0], 0.0f);
 }
 
 TEST(Autodiff, FunctionsThatEvaluateInsideStayDifferentiable) {
@@ -102,7 +88,7 @@ TEST(Autodiff, FunctionsThatEvaluateInsideStayDifferentiable) {
     return y * v;
   };
   auto [value, g] = value_and_grad(f)(array({0.4f}));
-  EXPECT_NEAR(floats(g)[0], std::exp(0.4) * 1.4, 1e-5);
+  EXPECT_NEAR(values(g)[0], std::exp(0.4) * 1.4, 1e-5);
 }
 
 TEST(Autodiff, Float16GradientsStayFloat16) {
@@ -110,7 +96,7 @@ TEST(Autodiff, Float16GradientsStayFloat16) {
   auto [out, g] = vjp([](const array& v) { return exp(v) * array(2.0f, float16); }, x,
                       astype(array({1.0f, 1.0f}), float16));
   EXPECT_EQ(g.dtype(), float16);
-  EXPECT_NEAR(floats(g)[1], 2 * std::exp(1.0), 2e-2);
+  EXPECT_NEAR(values(g)[1], 2 * std::exp(1.0), 2e-2);
 }
 
 TEST(Autodiff, BadCallsSayWhatWasExpected) {
@@ -153,12 +139,12 @@ TEST(CustomFunction, TheGivenVjpIsWhatComesBack) {
                       [](const std::vector<array>&, const std::vector<array>& cot,
                          const std::vector<array>&) { return std::vector<array>{cot[0] * 10.0f}; });
   array x({0.5f, 1.0f});
-  EXPECT_NEAR(floats(f({x})[0])[1], std::exp(1.0), 1e-5);  // the forward is the body's
+  EXPECT_NEAR(values(f({x})[0])[1], std::exp(1.0), 1e-5);  // the forward is the body's
   auto [outs, g] = vjp(f, {x}, {array({1.0f, 2.0f})});
-  EXPECT_EQ(floats(g[0]), (std::vector<float>{10.0f, 20.0f}));
+  EXPECT_EQ(values(g[0]), (std::vector<double>{10.0, 20.0}));
   // Inside a larger function under grad: d/dx sin(custom(x)) = cos(e^x) * 10.
   auto loss = [&](const array& v) { return sin(f({v})[0]); };
-  EXPECT_NEAR(floats(grad(loss)(array({0.5f})))[0], std::cos(std::exp(0.5)) * 10, 1e-5);
+  EXPECT_NEAR(values(grad(loss)(array({0.5f})))[0], std::cos(std::exp(0.5)) * 10, 1e-5);
 }
 
 TEST(CustomFunction, NestedCustomFunctionsAndCustomJvp) {
@@ -178,8 +164,8 @@ TEST(CustomFunction, NestedCustomFunctionsAndCustomJvp) {
         return jvp([&](const std::vector<array>& in) { return inner(in); }, p, t).second;
       });
   array x({2.0f});
-  EXPECT_EQ(floats(vjp(outer, {x}, {array({1.0f})}).second[0])[0], 4.0f);  // 3 + 1
-  EXPECT_EQ(floats(jvp(outer, {x}, {array({1.0f})}).second[0])[0], 5.0f);
+  EXPECT_EQ(values(vjp(outer, {x}, {array({1.0f})}).second[0])[0], 4.0f);  // 3 + 1
+  EXPECT_EQ(values(jvp(outer, {x}, {array({1.0f})}).second[0])[0], 5.0f);
 }
 
 TEST(CustomFunction, CheckpointGivesTheSameGradients) {
@@ -189,7 +175,7 @@ TEST(CustomFunction, CheckpointGivesTheSameGradients) {
   std::vector<array> xs = {array({0.3f, -1.2f}), array({2.0f, 0.7f})};
   auto plain = vjp(body, xs, {array({1.0f, -1.0f})}).second;
   auto saved = vjp(checkpoint(body), xs, {array({1.0f, -1.0f})}).second;
-  for (int k = 0; k < 2; ++k) EXPECT_EQ(floats(plain[k]), floats(saved[k])) << k;
+  for (int k = 0; k < 2; ++k) EXPECT_EQ(values(plain[k]), values(saved[k])) << k;
 }
 
 TEST(CustomFunction, AWrongCustomVjpIsAClearError) {
@@ -249,14 +235,8 @@ TEST(Autodiff, ViewsAreLinearAndTheirVjpIsTheAdjoint) {
     array u = random::normal(fv.shape(), float32, random::key(2));
     auto [out, g] = vjp(f, v, u);
     auto [out2, t] = jvp(f, v, v);
-    auto dot = [](const array& a, const array& b) {
-      double s = 0;
-      auto p = floats(a), q = floats(b);
-      for (size_t i = 0; i < p.size(); ++i) s += double(p[i]) * q[i];
-      return s;
-    };
     EXPECT_NEAR(dot(u, fv), dot(g, v), 1e-4) << name;
-    EXPECT_EQ(floats(t), floats(fv)) << name;
+    EXPECT_EQ(values(t), values(fv)) << name;
     EXPECT_EQ(g.shape(), v.shape()) << name;
   }
 }
