@@ -244,13 +244,7 @@ namespace {
 // order of the other dims, which is the order of a row-contiguous output).
 template <typename F>
 void for_each_line(const array& in, int axis, F&& f) {
-  Shape shape;
-  Strides strides;
-  for (int i = 0; i < in.ndim(); ++i) {
-    if (i == axis) continue;
-    shape.push_back(in.shape(i));
-    strides.push_back(in.strides()[i]);
-  }
+  const auto [shape, strides] = cpu::without_axis(in, axis);
   int64_t line = 0;
   cpu::for_each_offset<1>(shape, {&strides}, [&](const auto& off) { f(off[0], line++); });
 }

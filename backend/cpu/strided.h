@@ -30,6 +30,19 @@ inline bool try_donate(const array& in, array& out) {
   return true;
 }
 
+// The shape and strides of `a` without `axis`: the layout of the lines along
+// that axis, in row-major order of the other dims.
+inline std::pair<Shape, Strides> without_axis(const array& a, int axis) {
+  Shape shape;
+  Strides strides;
+  for (int i = 0; i < a.ndim(); ++i) {
+    if (i == axis) continue;
+    shape.push_back(a.shape(i));
+    strides.push_back(a.strides()[i]);
+  }
+  return {std::move(shape), std::move(strides)};
+}
+
 // Element offset of row-major index `elem` in an array of `shape` and `strides`.
 inline int64_t elem_to_loc(int64_t elem, const Shape& shape, const Strides& strides) {
   int64_t loc = 0;

@@ -24,14 +24,8 @@ inline Lines lines_along(const array& in, int axis) {
   Lines l;
   l.len = in.shape(axis);
   l.stride = in.strides()[axis];
-  Shape shape;
-  Strides strides;
-  for (int i = 0; i < in.ndim(); ++i) {
-    if (i == axis) continue;
-    shape.push_back(in.shape(i));
-    strides.push_back(in.strides()[i]);
-    l.rows *= in.shape(i);
-  }
+  const auto [shape, strides] = cpu::without_axis(in, axis);
+  for (auto d : shape) l.rows *= d;
   auto [dims, st] = cpu::collapse_dims<1>(shape, {&strides});
   auto dense = row_major_strides(dims);
   for (auto& s : dense) s *= l.len;
