@@ -6,6 +6,7 @@
 #include "mlx_lite/dtype.h"
 #include "mlx_lite/memory.h"
 #include "mlx_lite/utils.h"
+#include "ops/fast.h"
 #include "ops/ops.h"
 #include "transforms/autodiff.h"
 #include "transforms/custom_function.h"

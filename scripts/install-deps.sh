@@ -7,7 +7,8 @@ packages=(
   cmake ninja-build g++ pkg-config
   libfmt-dev libabsl-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
+  libvulkan-dev glslang-tools glslang-dev libspirv-cross-c-shared-dev
+  mesa-vulkan-drivers vulkan-validationlayers
 )
 
 missing=()

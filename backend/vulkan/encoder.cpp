@@ -84,7 +84,7 @@ void Encoder::begin_if_needed() {
 }
 
 Encoder::Pipeline& Encoder::pipeline(const std::string& shader, const std::vector<uint32_t>& spec,
-                                     size_t num_bindings) {
+                                     size_t num_bindings, std::span<const uint32_t> code) {
   // The key is built in a member buffer: no allocation per dispatch once warm.
   key_.assign(shader);
   key_.append(reinterpret_cast<const char*>(spec.data()), spec.size() * sizeof(uint32_t));
@@ -101,7 +101,7 @@ Encoder::Pipeline& Encoder::pipeline(const std::string& shader, const std::vecto
              vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR, slots));
   vk::DescriptorSetLayout set_layout = *p->set_layout;
   p->layout = vk::raii::PipelineLayout(d, vk::PipelineLayoutCreateInfo({}, set_layout));
-  auto code = builtin_shader(shader);
+  if (code.empty()) code = builtin_shader(shader);
   vk::raii::ShaderModule module(d, vk::ShaderModuleCreateInfo({}, code.size() * 4, code.data()));
   std::vector<vk::SpecializationMapEntry> entries;
   for (uint32_t i = 0; i < spec.size(); ++i) entries.emplace_back(i, i * 4, 4);
@@ -153,7 +153,20 @@ void Encoder::dispatch(const std::string& shader, const std::vector<uint32_t>& s
         fmt::format("[gpu] {} threads need {} workgroups of {}, more than this device can launch.",
                     threads, groups, group_size));
   }
-  auto& p = pipeline(shader, spec, bindings.size());
+  record(pipeline(shader, spec, bindings.size()), bindings,
+         {static_cast<uint32_t>(gx), static_cast<uint32_t>(gy), 1});
+}
+
+void Encoder::dispatch_groups(const std::string& name, std::span<const uint32_t> code,
+                              const std::vector<uint32_t>& spec,
+                              const std::vector<Binding>& bindings,
+                              const std::array<uint32_t, 3>& groups) {
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
+  record(pipeline(name, spec, bindings.size(), code), bindings, groups);
+}
+
+void Encoder::record(Pipeline& p, const std::vector<Binding>& bindings,
+                     const std::array<uint32_t, 3>& groups) {
   begin_if_needed();
   barrier_if_needed(bindings);
   absl::InlinedVector<vk::DescriptorBufferInfo, 8> infos;
@@ -170,7 +183,7 @@ void Encoder::dispatch(const std::string& shader, const std::vector<uint32_t>& s
   cb.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, *p.layout, 0,
                           vk::ArrayProxy<const vk::WriteDescriptorSet>(
                               static_cast<uint32_t>(writes.size()), writes.data()));
-  cb.dispatch(static_cast<uint32_t>(gx), static_cast<uint32_t>(gy), 1);
+  cb.dispatch(groups[0], groups[1], groups[2]);
   ++recorded_;
 }
 

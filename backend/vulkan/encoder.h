@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
@@ -50,6 +51,13 @@ class Encoder {
   void dispatch(const std::string& shader, const std::vector<uint32_t>& spec,
                 const std::vector<Binding>& bindings, uint64_t threads);
 
+  // Records `groups` workgroups of a kernel compiled at run time (a custom
+  // kernel): `code` is its SPIR-V and `name` names its pipelines, one per
+  // `spec` (specialization constant i at constant_id i).
+  void dispatch_groups(const std::string& name, std::span<const uint32_t> code,
+                       const std::vector<uint32_t>& spec, const std::vector<Binding>& bindings,
+                       const std::array<uint32_t, 3>& groups);
+
   // A small readonly buffer holding `words`, alive until the work completes.
   // Call it before dispatch(): a full batch is submitted here.
   Binding metadata(const std::vector<int64_t>& words);
@@ -78,8 +86,11 @@ class Encoder {
     std::shared_ptr<allocator::Buffer> arena;
     size_t arena_used = 0;
   };
+  // The pipeline of `shader` (built-in, or `code` where given) with `spec`.
   Pipeline& pipeline(const std::string& shader, const std::vector<uint32_t>& spec,
-                     size_t num_bindings);
+                     size_t num_bindings, std::span<const uint32_t> code = {});
+  void record(Pipeline& p, const std::vector<Binding>& bindings,
+              const std::array<uint32_t, 3>& groups);
   void barrier_if_needed(const std::vector<Binding>& bindings);
   void begin_if_needed();
   // Submits the batch being recorded without waiting, and makes the other

@@ -1,0 +1,535 @@
+#include "backend/vulkan/kernel_source.h"
+
+#include <absl/container/flat_hash_set.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <stdexcept>
+#include <string_view>
+
+namespace mlx_lite::vulkan {
+
+namespace {
+
+// GLSL 4.50's keywords and reserved words: buffers named so (the seeds'
+// output is `out`) are declared as mlx_kw_NAME and the body's tokens renamed.
+const absl::flat_hash_set<std::string_view>& glsl_keywords() {
+  static const absl::flat_hash_set<std::string_view> words = {
+      "attribute", "const",    "uniform",   "varying",   "buffer",        "shared",
+      "coherent",  "volatile", "restrict",  "readonly",  "writeonly",     "atomic_uint",
+      "layout",    "centroid", "flat",      "smooth",    "noperspective", "patch",
+      "sample",    "break",    "continue",  "do",        "for",           "while",
+      "switch",    "case",     "default",   "if",        "else",          "subroutine",
+      "in",        "out",      "inout",     "float",     "double",        "int",
+      "void",      "bool",     "true",      "false",     "invariant",     "precise",
+      "discard",   "return",   "lowp",      "mediump",   "highp",         "precision",
+      "struct",    "uint",     "common",    "partition", "active",        "asm",
+      "class",     "union",    "enum",      "typedef",   "template",      "this",
+      "resource",  "goto",     "inline",    "noinline",  "public",        "static",
+      "extern",    "external", "interface", "long",      "short",         "half",
+      "fixed",     "unsigned", "superp",    "input",     "output",        "filter",
+      "sizeof",    "cast",     "namespace", "using",     "vec2",          "vec3",
+      "vec4",      "ivec2",    "ivec3",     "ivec4",     "uvec2",         "uvec3",
+      "uvec4",     "bvec2",    "bvec3",     "bvec4",     "dvec2",         "dvec3",
+      "dvec4",     "mat2",     "mat3",      "mat4",      "hvec2",         "hvec3",
+      "hvec4",     "fvec2",    "fvec3",     "fvec4",     "demote",        "int8_t",
+      "uint8_t",   "int16_t",  "uint16_t",  "int64_t",   "uint64_t",      "float16_t",
+      "float32_t", "float64_t"};
+  return words;
+}
+
+// MLX's thread attributes (Metal Shading Language, table 5.8) and the GLSL
+// each becomes inside main().
+const std::vector<std::pair<std::string_view, std::string_view>>& thread_attributes() {
+  static const std::vector<std::pair<std::string_view, std::string_view>> attributes = {
+      {"thread_position_in_grid", "uvec3 thread_position_in_grid = mlx_thread;"},
+      {"thread_position_in_threadgroup",
+       "uvec3 thread_position_in_threadgroup = gl_LocalInvocationID;"},
+      {"threadgroup_position_in_grid", "uvec3 threadgroup_position_in_grid = mlx_group;"},
+      {"threads_per_threadgroup", "uvec3 threads_per_threadgroup = gl_WorkGroupSize;"},
+      {"threadgroups_per_grid",
+       "uvec3 threadgroups_per_grid = uvec3(mlx_groups[0], mlx_groups[1], mlx_groups[2]);"},
+      {"threads_per_grid",
+       "uvec3 threads_per_grid = uvec3(mlx_grid[0], mlx_grid[1], mlx_grid[2]);"},
+      {"thread_index_in_threadgroup",
+       "uint thread_index_in_threadgroup = gl_LocalInvocationIndex;"},
+      {"thread_index_in_simdgroup", "uint thread_index_in_simdgroup = gl_SubgroupInvocationID;"},
+      {"simdgroup_index_in_threadgroup", "uint simdgroup_index_in_threadgroup = gl_SubgroupID;"},
+      {"threads_per_simdgroup", "uint threads_per_simdgroup = gl_SubgroupSize;"},
+      {"simdgroups_per_threadgroup", "uint simdgroups_per_threadgroup = gl_NumSubgroups;"},
+      {"thread_execution_width", "uint thread_execution_width = gl_SubgroupSize;"},
+  };
+  return attributes;
+}
+
+// MLX's helpers over GLSL's subgroup and barrier built-ins.
+constexpr std::string_view kHelpers = R"(#define simd_sum(x) subgroupAdd(x)
+#define simd_product(x) subgroupMul(x)
+#define simd_max(x) subgroupMax(x)
+#define simd_min(x) subgroupMin(x)
+#define simd_and(x) subgroupAnd(x)
+#define simd_or(x) subgroupOr(x)
+#define simd_xor(x) subgroupXor(x)
+#define simd_all(x) subgroupAll(x)
+#define simd_any(x) subgroupAny(x)
+#define simd_prefix_exclusive_sum(x) subgroupExclusiveAdd(x)
+#define simd_prefix_inclusive_sum(x) subgroupInclusiveAdd(x)
+#define simd_prefix_exclusive_product(x) subgroupExclusiveMul(x)
+#define simd_prefix_inclusive_product(x) subgroupInclusiveMul(x)
+#define simd_shuffle(x, lane) subgroupShuffle(x, lane)
+#define simd_broadcast(x, lane) subgroupShuffle(x, lane)
+#define simd_broadcast_first(x) subgroupBroadcastFirst(x)
+#define simd_shuffle_down(x, delta) subgroupShuffleDown(x, delta)
+#define simd_shuffle_up(x, delta) subgroupShuffleUp(x, delta)
+#define simd_shuffle_xor(x, mask) subgroupShuffleXor(x, mask)
+#define threadgroup_barrier(flags) memoryBarrier(); barrier()
+#define simdgroup_barrier(flags) subgroupMemoryBarrier(); subgroupBarrier()
+const int memory_order_relaxed = 0;
+int ceildiv(int a, int b) { return (a + b - 1) / b; }
+uint ceildiv(uint a, uint b) { return (a + b - 1u) / b; }
+)";
+
+// Names the generated code defines for the body, besides per-buffer ones.
+bool is_generated_name(std::string_view name) {
+  static const absl::flat_hash_set<std::string_view> names = {"main",
+                                                              "elem_to_loc",
+                                                              "ceildiv",
+                                                              "memory_order_relaxed",
+                                                              "simd_sum",
+                                                              "simd_product",
+                                                              "simd_max",
+                                                              "simd_min",
+                                                              "simd_and",
+                                                              "simd_or",
+                                                              "simd_xor",
+                                                              "simd_all",
+                                                              "simd_any",
+                                                              "simd_prefix_exclusive_sum",
+                                                              "simd_prefix_inclusive_sum",
+                                                              "simd_prefix_exclusive_product",
+                                                              "simd_prefix_inclusive_product",
+                                                              "simd_shuffle",
+                                                              "simd_broadcast",
+                                                              "simd_broadcast_first",
+                                                              "simd_shuffle_down",
+                                                              "simd_shuffle_up",
+                                                              "simd_shuffle_xor",
+                                                              "threadgroup_barrier",
+                                                              "simdgroup_barrier",
+                                                              "bfloat16_t",
+                                                              "to_float",
+                                                              "to_bfloat16"};
+  if (names.contains(name)) return true;
+  return std::ranges::any_of(thread_attributes(),
+                             [&](const auto& attribute) { return attribute.first == name; });
+}
+
+bool is_identifier(std::string_view s) {
+  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(s.begin(), s.end(), re);
+}
+
+void check_identifier(std::string_view what, const std::string& name) {
+  if (!is_identifier(name)) {
+    throw std::invalid_argument(fmt::format(
+        "[vulkan_kernel] The {} '{}' is not an identifier (letters, digits and '_', not "
+        "starting with a digit).",
+        what, name));
+  }
+  if (name.starts_with("gl_") || name.starts_with("mlx_") || name.find("__") != std::string::npos) {
+    throw std::invalid_argument(fmt::format(
+        "[vulkan_kernel] The {} '{}' is reserved: names starting with 'gl_' or 'mlx_', or "
+        "containing '__', belong to GLSL and the generated code.",
+        what, name));
+  }
+  if (is_generated_name(name)) {
+    throw std::invalid_argument(
+        fmt::format("[vulkan_kernel] The {} '{}' collides with a name the generated code "
+                    "defines (thread attributes and helpers such as elem_to_loc, simd_sum).",
+                    what, name));
+  }
+}
+
+// The identifier tokens of GLSL text, outside comments and number literals.
+struct Token {
+  size_t pos;
+  std::string_view text;
+};
+
+std::vector<Token> identifiers(std::string_view s) {
+  std::vector<Token> tokens;
+  auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < s.size();) {
+    if (s.compare(i, 2, "//") == 0) {
+      i = s.find('\n', i);
+      if (i == std::string_view::npos) break;
+    } else if (s.compare(i, 2, "/*") == 0) {
+      i = s.find("*/", i + 2);
+      if (i == std::string_view::npos) break;
+      i += 2;
+    } else if (std::isdigit(static_cast<unsigned char>(s[i])) ||
+               (s[i] == '.' && i + 1 < s.size() &&
+                std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      while (i < s.size() && (ident_char(s[i]) || s[i] == '.')) ++i;  // 1.5e3f, 0x1Fu
+    } else if (ident_char(s[i])) {
+      size_t j = i;
+      while (j < s.size() && ident_char(s[j])) ++j;
+      tokens.push_back({i, s.substr(i, j - i)});
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+  return tokens;
+}
+
+size_t skip_space(std::string_view s, size_t i) {
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
+// The index of the ']' closing the '[' at `open`, or npos.
+size_t matching_bracket(std::string_view s, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < s.size(); ++i) {
+    if (s[i] == '[' || s[i] == '(') ++depth;
+    if (s[i] == ']' || s[i] == ')') {
+      if (--depth == 0) return s[i] == ']' ? i : std::string_view::npos;
+    }
+  }
+  return std::string_view::npos;
+}
+
+std::string buffer_variable(const std::string& name) {
+  return glsl_keywords().contains(name) ? "mlx_kw_" + name : name;
+}
+
+// The body with keyword buffer names renamed, and atomic adds into outputs,
+// `atomicAdd(NAME[i], v)` or MLX's `atomic_fetch_add_explicit(&NAME[i], v,
+// memory_order_relaxed)`, turned into calls of the generated NAME_atomic_add(i,
+// v[, order]), which adds natively or by compare-and-swap. Lines are kept.
+std::string rewrite_body(std::string_view source, const std::vector<std::string>& buffers,
+                         const std::vector<std::string>& atomic_outputs) {
+  struct Edit {
+    size_t pos, len;
+    std::string text;
+  };
+  std::vector<Edit> edits;
+  size_t skip_until = 0;
+  for (const auto& token : identifiers(source)) {
+    if (token.pos < skip_until) continue;
+    const bool fetch_add = token.text == "atomic_fetch_add_explicit";
+    if (token.text == "atomicAdd" || fetch_add) {
+      size_t i = skip_space(source, token.pos + token.text.size());
+      if (i < source.size() && source[i] == '(') {
+        i = skip_space(source, i + 1);
+        if (fetch_add && i < source.size() && source[i] == '&') i = skip_space(source, i + 1);
+        for (const auto& name : atomic_outputs) {
+          if (source.compare(i, name.size(), name) != 0) continue;
+          const size_t open = skip_space(source, i + name.size());
+          if (open >= source.size() || source[open] != '[') continue;
+          const size_t close = matching_bracket(source, open);
+          if (close == std::string_view::npos) continue;
+          edits.push_back({token.pos, open + 1 - token.pos, name + "_atomic_add("});
+          edits.push_back({close, 1, ""});
+          skip_until = open + 1;
+          break;
+        }
+      }
+      if (token.pos < skip_until) continue;
+    }
+    if (glsl_keywords().contains(token.text) &&
+        std::ranges::find(buffers, token.text) != buffers.end()) {
+      edits.push_back({token.pos, token.text.size(), "mlx_kw_" + std::string(token.text)});
+    }
+  }
+  std::string out(source);
+  std::ranges::sort(edits, [](const Edit& a, const Edit& b) { return a.pos > b.pos; });
+  for (const auto& e : edits) out.replace(e.pos, e.len, e.text);
+  return out;
+}
+
+// The GLSL element type of a buffer of `dtype`.
+std::string_view storage_type(Dtype dtype) {
+  switch (dtype.val) {
+    case Dtype::Val::bool_:
+    case Dtype::Val::uint8:
+      return "uint8_t";
+    case Dtype::Val::uint32:
+      return "uint";
+    case Dtype::Val::int32:
+      return "int";
+    case Dtype::Val::int64:
+      return "int64_t";
+    case Dtype::Val::float16:
+      return "float16_t";
+    case Dtype::Val::bfloat16:
+      return "bfloat16_t";
+    case Dtype::Val::float32:
+      return "float";
+  }
+  return "";
+}
+
+// The GLSL type a dtype template argument names: values of that dtype are
+// computed in it (bfloat16 in float, which its bits convert to exactly).
+std::string_view template_type(Dtype dtype) {
+  switch (dtype.val) {
+    case Dtype::Val::bool_:
+      return "bool";
+    case Dtype::Val::bfloat16:
+      return "float";
+    default:
+      return storage_type(dtype);
+  }
+}
+
+size_t count_lines(const std::string& s) {
+  return static_cast<size_t>(std::ranges::count(s, '\n'));
+}
+
+}  // namespace
+
+void check_kernel_names(const std::vector<std::string>& input_names,
+                        const std::vector<std::string>& output_names) {
+  std::set<std::string> seen;
+  auto check = [&](std::string_view what, const std::string& name) {
+    check_identifier(what, name);
+    if (!seen.insert(name).second) {
+      throw std::invalid_argument(fmt::format(
+          "[vulkan_kernel] The name '{}' is given twice; input and output names must differ.",
+          name));
+    }
+  };
+  for (const auto& name : input_names) check("input name", name);
+  for (const auto& name : output_names) check("output name", name);
+  // The generated per-buffer names must not shadow a buffer.
+  for (const auto& name : input_names) {
+    for (const char* suffix : {"_shape", "_strides", "_ndim"}) {
+      if (seen.contains(name + suffix)) {
+        throw std::invalid_argument(fmt::format(
+            "[vulkan_kernel] The buffer name '{}{}' collides with the {} generated for input '{}'.",
+            name, suffix, suffix + 1, name));
+      }
+    }
+  }
+  for (const auto& name : output_names) {
+    if (seen.contains(name + "_atomic_add")) {
+      throw std::invalid_argument(
+          fmt::format("[vulkan_kernel] The buffer name '{}_atomic_add' collides with the atomic "
+                      "helper generated for output '{}'.",
+                      name, name));
+    }
+  }
+}
+
+GeneratedKernel generate_kernel_source(const KernelSourceRequest& r) {
+  GeneratedKernel g;
+  absl::flat_hash_set<std::string_view> used;
+  for (const auto& t : identifiers(r.source)) used.insert(t.text);
+  for (const auto& t : identifiers(r.header)) used.insert(t.text);
+  g.uses_barrier = used.contains("threadgroup_barrier") || used.contains("barrier");
+
+  std::vector<std::string> buffers = r.input_names;
+  buffers.insert(buffers.end(), r.output_names.begin(), r.output_names.end());
+  for (const auto& [name, value] : r.template_args) {
+    check_identifier("template argument name", name);
+    if (std::ranges::find(buffers, name) != buffers.end()) {
+      throw std::invalid_argument(fmt::format(
+          "[vulkan_kernel] The template argument '{}' has the name of an input or output.", name));
+    }
+  }
+
+  std::string& s = g.glsl;
+  s += fmt::format(
+      "#version 450\n// mlx_lite custom kernel '{}', generated by fast::vulkan_kernel\n", r.name);
+  s += "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
+       "#extension GL_EXT_shader_8bit_storage : require\n"
+       "#extension GL_EXT_shader_16bit_storage : require\n"
+       "#extension GL_KHR_shader_subgroup_basic : require\n"
+       "#extension GL_KHR_shader_subgroup_vote : require\n"
+       "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+       "#extension GL_KHR_shader_subgroup_ballot : require\n"
+       "#extension GL_KHR_shader_subgroup_shuffle : require\n"
+       "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n";
+  const bool float_atomics =
+      r.atomic_outputs && r.float32_atomic_add && std::ranges::count(r.output_dtypes, float32) > 0;
+  if (float_atomics) s += "#extension GL_EXT_shader_atomic_float : require\n";
+  s += "\n// The workgroup size (threadgroup) and whether the host folded the grid.\n"
+       "layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;\n"
+       "layout(constant_id = 3) const bool MLX_FOLDED = false;\n";
+
+  const bool bf16 =
+      std::ranges::count(r.input_dtypes, bfloat16) + std::ranges::count(r.output_dtypes, bfloat16) >
+      0;
+  if (bf16) {
+    s += "\n// bfloat16 is stored as its 16 bits; to_float and to_bfloat16 convert (round to "
+         "nearest even).\n"
+         "struct bfloat16_t { uint16_t bits; };\n"
+         "float to_float(bfloat16_t x) { return uintBitsToFloat(uint(x.bits) << 16); }\n"
+         "bfloat16_t to_bfloat16(float x) {\n"
+         "  uint u = floatBitsToUint(x);\n"
+         "  if (isnan(x)) return bfloat16_t(uint16_t((u >> 16) | 0x40u));\n"
+         "  return bfloat16_t(uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16));\n"
+         "}\n";
+  }
+
+  if (!r.template_args.empty()) s += "\n// Template arguments.\n";
+  for (const auto& [name, value] : r.template_args) {
+    std::string text;
+    if (auto* d = std::get_if<Dtype>(&value)) text = std::string(template_type(*d));
+    if (auto* i = std::get_if<int>(&value)) text = std::to_string(*i);
+    if (auto* b = std::get_if<bool>(&value)) text = *b ? "true" : "false";
+    s += fmt::format("#define {} {}\n", name, text);
+  }
+
+  // Metadata: the grid, the workgroup counts, then the strides (int64) and
+  // shapes of the inputs whose source uses them, at fixed byte offsets.
+  const size_t n_in = r.input_names.size();
+  g.strides_offset.assign(n_in, -1);
+  g.shape_offset.assign(n_in, -1);
+  std::string members = "  uint mlx_grid[3];\n  uint mlx_groups[3];\n";
+  std::string constants;
+  std::set<int> loc_sizes;
+  size_t offset = 24;
+  auto dims = [&](size_t i) { return std::max(r.input_ndims[i], 1); };
+  for (size_t i = 0; i < n_in; ++i) {
+    const auto& name = r.input_names[i];
+    if (used.contains(name + "_strides")) {
+      g.strides_offset[i] = static_cast<int64_t>(offset);
+      members +=
+          fmt::format("  layout(offset = {}) int64_t {}_strides[{}];\n", offset, name, dims(i));
+      offset += 8 * dims(i);
+      loc_sizes.insert(dims(i));
+    }
+  }
+  for (size_t i = 0; i < n_in; ++i) {
+    const auto& name = r.input_names[i];
+    if (used.contains(name + "_shape")) {
+      g.shape_offset[i] = static_cast<int64_t>(offset);
+      members += fmt::format("  layout(offset = {}) int {}_shape[{}];\n", offset, name, dims(i));
+      offset += 4 * dims(i);
+      loc_sizes.insert(dims(i));
+    }
+    if (used.contains(name + "_ndim")) {
+      constants += fmt::format("const int {}_ndim = {};\n", name, r.input_ndims[i]);
+    }
+  }
+  g.metadata_bytes = (offset + 15) / 16 * 16;
+  s += "\n// The grid, workgroup counts, shapes and strides of this call.\n"
+       "layout(set = 0, binding = 0, std430) readonly buffer mlx_metadata {\n" +
+       members + "};\n" + constants;
+
+  s += "\n// Inputs (readonly) and outputs.\n";
+  uint32_t binding = 1;
+  for (size_t i = 0; i < n_in; ++i) {
+    s += fmt::format(
+        "layout(set = 0, binding = {}, std430) readonly buffer mlx_input_{} {{ {} {}[]; }};\n",
+        binding++, i, storage_type(r.input_dtypes[i]), buffer_variable(r.input_names[i]));
+  }
+  std::vector<std::string> atomic_names;
+  std::string atomic_helpers;
+  for (size_t i = 0; i < r.output_names.size(); ++i) {
+    const auto& name = r.output_names[i];
+    const std::string var = buffer_variable(name);
+    const Dtype dtype = r.output_dtypes[i];
+    s += fmt::format("layout(set = 0, binding = {}, std430) buffer mlx_output_{} {{ {} {}[]; }};\n",
+                     binding, i, storage_type(dtype), var);
+    if (r.atomic_outputs) {
+      atomic_names.push_back(name);
+      std::string_view type = storage_type(dtype);
+      std::string add;
+      if (dtype == float32 && !r.float32_atomic_add) {
+        // No float atomics: the same memory as uint bits, updated by compare-and-swap.
+        s += fmt::format(
+            "layout(set = 0, binding = {}, std430) buffer mlx_output_{}_bits {{ uint "
+            "mlx_bits_{}[]; }};\n",
+            binding, i, name);
+        add = fmt::format(
+            "  uint old = mlx_bits_{0}[i];\n"
+            "  for (;;) {{\n"
+            "    uint seen = atomicCompSwap(mlx_bits_{0}[i], old, "
+            "floatBitsToUint(uintBitsToFloat(old) + v));\n"
+            "    if (seen == old) return uintBitsToFloat(old);\n"
+            "    old = seen;\n"
+            "  }}\n",
+            name);
+      } else if (dtype == float32 || dtype == int32 || dtype == uint32) {
+        add = fmt::format("  return atomicAdd({}[i], v);\n", var);
+      } else {
+        throw std::invalid_argument(fmt::format(
+            "[vulkan_kernel] atomic_outputs needs float32, int32 or uint32 outputs; output '{}' "
+            "is {}. Accumulate in float32 and convert afterwards.",
+            name, dtype_name(dtype)));
+      }
+      atomic_helpers += fmt::format(
+          "{0} {1}_atomic_add(uint i, {0} v) {{\n{2}}}\n"
+          "{0} {1}_atomic_add(uint i, {0} v, int order) {{ return "
+          "{1}_atomic_add(i, v); }}\n",
+          type, name, add);
+    }
+    ++binding;
+  }
+  if (!atomic_helpers.empty()) {
+    s += "\n// atomicAdd(NAME[i], v) in the source calls NAME_atomic_add(i, v).\n" + atomic_helpers;
+  }
+
+  s += "\n// Helpers with MLX's names.\n";
+  s += kHelpers;
+  for (int n : loc_sizes) {
+    for (std::string_view st : {"int64_t", "int"}) {
+      s += fmt::format(
+          "uint elem_to_loc(uint elem, int shape[{0}], {1} strides[{0}], int ndim) {{\n"
+          "  int64_t loc = 0;\n"
+          "  for (int i = ndim - 1; i >= 0; --i) {{ loc += int64_t(elem % uint(shape[i])) * "
+          "int64_t(strides[i]); elem /= uint(shape[i]); }}\n"
+          "  return uint(loc);\n}}\n"
+          "int64_t elem_to_loc(int64_t elem, int shape[{0}], {1} strides[{0}], int ndim) {{\n"
+          "  int64_t loc = 0;\n"
+          "  for (int i = ndim - 1; i >= 0; --i) {{ loc += (elem % shape[i]) * "
+          "int64_t(strides[i]); "
+          "elem /= shape[i]; }}\n"
+          "  return loc;\n}}\n",
+          n, st);
+    }
+  }
+
+  if (!r.header.empty()) {
+    s += fmt::format("\n// The user's header.\n#line 1 {}\n", kHeaderString);
+    s += r.header;
+    if (r.header.back() != '\n') s += '\n';
+    s += fmt::format("#line {} 0\n", count_lines(s) + 2);
+  }
+
+  s += "\nvoid main() {\n"
+       "  // The workgroup's place in the grid (unfolded where the host folded it),\n"
+       "  // and this thread's; threads past the grid do not run, as in Metal.\n"
+       "  uvec3 mlx_group = gl_WorkGroupID;\n"
+       "  if (MLX_FOLDED) {\n"
+       "    uint linear = gl_WorkGroupID.x + gl_NumWorkGroups.x * (gl_WorkGroupID.y + "
+       "gl_NumWorkGroups.y * gl_WorkGroupID.z);\n"
+       "    if (linear >= mlx_groups[0] * mlx_groups[1] * mlx_groups[2]) return;\n"
+       "    mlx_group = uvec3(linear % mlx_groups[0], linear / mlx_groups[0] % mlx_groups[1],\n"
+       "                      linear / (mlx_groups[0] * mlx_groups[1]));\n"
+       "  }\n"
+       "  uvec3 mlx_thread = mlx_group * gl_WorkGroupSize + gl_LocalInvocationID;\n"
+       "  if (mlx_thread.x >= mlx_grid[0] || mlx_thread.y >= mlx_grid[1] || mlx_thread.z >= "
+       "mlx_grid[2]) return;\n";
+  for (const auto& [attribute, definition] : thread_attributes()) {
+    if (used.contains(attribute)) s += fmt::format("  {}\n", definition);
+  }
+  s += fmt::format("  // The user's source.\n#line 1 {}\n", kSourceString);
+  s += rewrite_body(r.source, buffers, atomic_names);
+  if (r.source.empty() || r.source.back() != '\n') s += '\n';
+  s += "}\n";
+  return g;
+}
+
+std::string unmangle_names(std::string message) {
+  static const std::regex mangled("mlx_kw_([A-Za-z_0-9]+)");
+  return std::regex_replace(message, mangled, "$1");
+}
+
+}  // namespace mlx_lite::vulkan

@@ -1,0 +1,76 @@
+// User-written GPU kernels: MLX's fast::metal_kernel for Vulkan. The source
+// is the body of a GLSL 4.50 compute shader; the library generates the rest
+// (buffers named as given, MLX's thread attribute names, helpers). See
+// docs/custom_kernels.md.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "mlx_lite/array.h"
+#include "mlx_lite/device.h"
+
+namespace mlx_lite::fast {
+
+// A template argument: a dtype (becomes its GLSL type), an int or a bool,
+// each a compile-time definition named as given.
+using TemplateArg = std::variant<int, bool, Dtype>;
+
+struct CustomKernelSpec;  // what vulkan_kernel() was given (ops/fast.cpp)
+
+// The callable vulkan_kernel() returns. Its call takes MLX's nine arguments
+// in MLX's order; those from template_args on have MLX's defaults.
+class CustomKernelFunction {
+ public:
+  explicit CustomKernelFunction(std::shared_ptr<const CustomKernelSpec> spec)
+      : spec_(std::move(spec)) {}
+
+  // grid counts threads, as Metal's dispatchThreads: threads past it do not
+  // run. threadgroup is the workgroup size. The outputs are row-contiguous,
+  // filled with init_value before the kernel runs when one is given.
+  // verbose prints the generated GLSL. Throws std::invalid_argument for bad
+  // arguments and std::runtime_error for a source that does not compile
+  // (with glslang's messages mapped onto the user's lines).
+  std::vector<array> operator()(
+      const std::vector<array>& inputs, const std::vector<Shape>& output_shapes,
+      const std::vector<Dtype>& output_dtypes, std::tuple<int, int, int> grid,
+      std::tuple<int, int, int> threadgroup,
+      const std::vector<std::pair<std::string, TemplateArg>>& template_args = {},
+      std::optional<float> init_value = std::nullopt, bool verbose = false,
+      StreamOrDevice s = {}) const;
+
+ private:
+  std::shared_ptr<const CustomKernelSpec> spec_;
+};
+
+// Builds a kernel from the body `source` of a GLSL compute shader, with
+// `header` (helper functions, shared arrays, #defines) placed before main().
+// Inputs are readonly buffers and outputs writable buffers named as given;
+// NAME_shape, NAME_strides and NAME_ndim exist for inputs whose names the
+// source uses that way. ensure_row_contiguous copies the inputs that are not
+// row-contiguous; atomic_outputs lets the source atomicAdd into outputs
+// (with a compare-and-swap loop where the device lacks float atomics).
+CustomKernelFunction vulkan_kernel(const std::string& name,
+                                   const std::vector<std::string>& input_names,
+                                   const std::vector<std::string>& output_names,
+                                   const std::string& source, const std::string& header = "",
+                                   bool ensure_row_contiguous = true, bool atomic_outputs = false);
+
+// What the kernel cache has done in this process: SPIR-V compiled by glslang,
+// found in memory, or read from the disk cache (MLX_LITE_KERNEL_CACHE names
+// its directory; "off" disables it; the default is
+// $XDG_CACHE_HOME/mlx_lite/kernels or ~/.cache/mlx_lite/kernels).
+struct KernelCacheStats {
+  size_t compiled = 0;
+  size_t memory_hits = 0;
+  size_t disk_hits = 0;
+};
+KernelCacheStats kernel_cache_stats();
+
+}  // namespace mlx_lite::fast
