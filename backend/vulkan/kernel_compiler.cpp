@@ -138,6 +138,7 @@ std::string explain_log(const std::string& kernel_name, const std::string& log,
   std::string out = fmt::format("[vulkan_kernel] Kernel '{}' does not compile:", kernel_name);
   for (const auto& line : split_lines(log)) {
     std::smatch m;
+    if (line.find("compilation terminated") != std::string::npos) continue;  // says nothing
     if (std::regex_match(line, m, located)) {
       const int string = std::stoi(m[2]);
       const size_t number = std::stoul(m[3]);
@@ -146,8 +147,7 @@ std::string explain_log(const std::string& kernel_name, const std::string& log,
       if (number >= 1 && number <= texts[s].size()) {
         out += fmt::format("\n    | {}", unmangle_names(texts[s][number - 1]));
       }
-    } else if (!line.empty() && line.find("compilation errors") == std::string::npos &&
-               line.find("compilation terminated") == std::string::npos) {
+    } else if (!line.empty() && line.find("compilation errors") == std::string::npos) {
       out += "\n  " + unmangle_names(line);
     }
   }
