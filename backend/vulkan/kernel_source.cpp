@@ -286,6 +286,34 @@ std::string_view template_type(Dtype dtype) {
   }
 }
 
+// The GLSL vector of `n` elements of `dtype`, for the NAME_vec2 and NAME_vec4
+// views; empty for bfloat16 (a struct) and bool.
+std::string vector_type(Dtype dtype, int n) {
+  const char* prefix = "";
+  switch (dtype.val) {
+    case Dtype::Val::uint8:
+      prefix = "u8";
+      break;
+    case Dtype::Val::uint32:
+      prefix = "u";
+      break;
+    case Dtype::Val::int32:
+      prefix = "i";
+      break;
+    case Dtype::Val::int64:
+      prefix = "i64";
+      break;
+    case Dtype::Val::float16:
+      prefix = "f16";
+      break;
+    case Dtype::Val::float32:
+      break;
+    default:
+      return "";
+  }
+  return fmt::format("{}vec{}", prefix, n);
+}
+
 size_t count_lines(const std::string& s) {
   return static_cast<size_t>(std::ranges::count(s, '\n'));
 }
@@ -306,15 +334,19 @@ void check_kernel_names(const std::vector<std::string>& input_names,
   for (const auto& name : input_names) check("input name", name);
   for (const auto& name : output_names) check("output name", name);
   // The generated per-buffer names must not shadow a buffer.
-  for (const auto& name : input_names) {
-    for (const char* suffix : {"_shape", "_strides", "_ndim"}) {
+  auto check_generated = [&](const std::string& name, std::initializer_list<const char*> suffixes) {
+    for (const char* suffix : suffixes) {
       if (seen.contains(name + suffix)) {
         throw std::invalid_argument(fmt::format(
-            "[vulkan_kernel] The buffer name '{}{}' collides with the {} generated for input '{}'.",
-            name, suffix, suffix + 1, name));
+            "[vulkan_kernel] The buffer name '{}{}' collides with the {} generated for '{}'.", name,
+            suffix, suffix + 1, name));
       }
     }
+  };
+  for (const auto& name : input_names) {
+    check_generated(name, {"_shape", "_strides", "_ndim", "_vec2", "_vec4"});
   }
+  for (const auto& name : output_names) check_generated(name, {"_vec2", "_vec4"});
   for (const auto& name : output_names) {
     if (seen.contains(name + "_atomic_add")) {
       throw std::invalid_argument(
@@ -422,12 +454,25 @@ GeneratedKernel generate_kernel_source(const KernelSourceRequest& r) {
        "layout(set = 0, binding = 0, std430) readonly buffer mlx_metadata {\n" +
        members + "};\n" + constants;
 
-  s += "\n// Inputs (readonly) and outputs.\n";
+  s += "\n// Inputs (readonly) and outputs; NAME_vec2 and NAME_vec4 view the same memory\n"
+       "// as vectors where the source uses them (element i is NAME[n * i .. n * i + n - 1]).\n";
   uint32_t binding = 1;
+  auto vector_views = [&](const std::string& name, Dtype dtype, const char* access,
+                          const std::string& block) {
+    for (int n : {2, 4}) {
+      const std::string view = fmt::format("{}_vec{}", name, n);
+      const std::string type = vector_type(dtype, n);
+      if (!used.contains(view) || type.empty()) continue;
+      s += fmt::format("layout(set = 0, binding = {}, std430) {}buffer {}_vec{} {{ {} {}[]; }};\n",
+                       binding, access, block, n, type, view);
+    }
+  };
   for (size_t i = 0; i < n_in; ++i) {
     s += fmt::format(
         "layout(set = 0, binding = {}, std430) readonly buffer mlx_input_{} {{ {} {}[]; }};\n",
-        binding++, i, storage_type(r.input_dtypes[i]), buffer_variable(r.input_names[i]));
+        binding, i, storage_type(r.input_dtypes[i]), buffer_variable(r.input_names[i]));
+    vector_views(r.input_names[i], r.input_dtypes[i], "readonly ", fmt::format("mlx_input_{}", i));
+    ++binding;
   }
   std::vector<std::string> atomic_names;
   std::string atomic_helpers;
@@ -437,6 +482,7 @@ GeneratedKernel generate_kernel_source(const KernelSourceRequest& r) {
     const Dtype dtype = r.output_dtypes[i];
     s += fmt::format("layout(set = 0, binding = {}, std430) buffer mlx_output_{} {{ {} {}[]; }};\n",
                      binding, i, storage_type(dtype), var);
+    vector_views(name, dtype, "", fmt::format("mlx_output_{}", i));
     if (r.atomic_outputs) {
       atomic_names.push_back(name);
       std::string_view type = storage_type(dtype);
