@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """grid_sample in PyTorch beside mlx_lite's, on one GPU in one session.
 
-    python3 bench/compare_torch.py [--mlx-bench build/bench/bench_grid_sample]
+    python3 bench/compare_torch.py [--mlx-bench PROGRAM [PROGRAM ...]] [--json FILE]
 
 Times, on the seed's shapes (x 8x1024x1024x64 NHWC, grid 8x256x256x2,
 float32) and a small one:
@@ -12,8 +12,12 @@ float32) and a small one:
     bilinear, zeros padding, align_corners=False), forward and forward +
     backward.
 Each figure is the median of --reps timed runs (CUDA events) after warm-up.
-With --mlx-bench, the mlx_lite program runs in the same session and its
-Google Benchmark results print beside PyTorch's, with the ratio.
+With --mlx-bench, the mlx_lite programs (bench_grid_sample,
+bench_grid_sample_kernels, bench_raw_vulkan_grid_sample) run in the same
+session and their Google Benchmark results print beside PyTorch's, with the
+ratio: composed forwards against torch's composed forward, kernels against
+F.grid_sample, VJPs against the matching forward + backward. --json writes
+every figure (bench/plot_grid_sample.py draws the chart from it).
 """
 import argparse
 import json
@@ -110,7 +114,7 @@ def torch_times(shape, reps):
 
 
 def mlx_times(program):
-    """Median real time (ms) of each mlx_lite benchmark, by shape."""
+    """Median real time (ms) of each benchmark of one program, by shape."""
     result = subprocess.run([program, "--benchmark_format=json", "--benchmark_repetitions=5",
                              "--benchmark_report_aggregates_only=true"],
                             check=True, capture_output=True, text=True)
@@ -128,24 +132,39 @@ def mlx_times(program):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mlx-bench", help="path of bench_grid_sample")
+    parser.add_argument("--mlx-bench", nargs="+", default=[],
+                        help="mlx_lite benchmark programs to run in this session")
     parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--json", help="write every figure here")
     args = parser.parse_args()
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}")
     mlx = {}
-    if args.mlx_bench:
-        context, mlx = mlx_times(args.mlx_bench)
-        print(f"mlx_lite on {context.get('gpu')} (driver {context.get('driver')})")
+    for program in args.mlx_bench:
+        context, times = mlx_times(program)
+        print(f"{program} on {context.get('gpu')} (driver {context.get('driver')})")
+        for shape, families in times.items():
+            mlx.setdefault(shape, {}).update(families)
+    report = {"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "shapes": {}}
     for name, shape in SHAPES.items():
         print(f"\nshape N/H/W/C/gH/gW = {name}")
         ref = torch_times(shape, args.reps)
         for key, ms in ref.items():
             print(f"  {key:34s} {ms:9.3f} ms")
         for key, ms in mlx.get(name, {}).items():
-            against = ("torch_composed_forward" if "Forward" in key else
-                       "torch_composed_forward_backward" if "Vjp" in key else None)
+            composed_op = "Composed" in key
+            if "Forward" in key:
+                against = "torch_composed_forward" if composed_op else "torch_F_forward"
+            elif "Vjp" in key:
+                against = ("torch_composed_forward_backward" if composed_op else
+                           "torch_F_forward_backward")
+            else:
+                against = None
             ratio = f"  ({ms / ref[against]:.2f}x {against})" if against else ""
-            print(f"  mlx_lite {key:25s} {ms:9.3f} ms{ratio}")
+            print(f"  mlx_lite {key:34s} {ms:9.3f} ms{ratio}")
+        report["shapes"][name] = {"torch": ref, "mlx_lite": mlx.get(name, {})}
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
 
 
 if __name__ == "__main__":
