@@ -42,6 +42,22 @@ void BM_GpuAdd(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * n * 3 * 4);
 }
 
+// (n / 64, 64) times a broadcast (n / 64, 1) column, float32: grid_sample's
+// `weight[..., None] * pixels` (strided path, runs along the last dim).
+void BM_GpuBroadcastMultiply(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  if (!fits_one_binding(state, n * 4)) return;
+  const int rows = static_cast<int>(n / 64);
+  array a = reshape(filled(n, 1.0f), {rows, 64}, kGpu);
+  array b = reshape(filled(rows, 2.0f), {rows, 1}, kGpu);
+  eval({a, b});
+  for (auto _ : state) {
+    array out = multiply(a, b, kGpu);
+    eval(out);
+  }
+  state.SetBytesProcessed(state.iterations() * (n * 2 + rows) * 4);
+}
+
 // Sum over the last axis of (rows, n / rows) float32: one workgroup per row.
 // Few rows (a full reduction) leave most of the GPU idle: the figure for
 // rows = 1 shows what a two-pass kernel would fix.
@@ -75,6 +91,11 @@ void BM_GpuSmallOpGraph(benchmark::State& state) {
 
 BENCHMARK(BM_GpuCopy)->Arg(1 << 20)->Arg(1 << 28)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GpuAdd)->Arg(1 << 20)->Arg(1 << 28)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GpuBroadcastMultiply)
+    ->Arg(1 << 22)
+    ->Arg(1 << 25)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_GpuSumRows)
     ->Arg(1)
     ->Arg(1024)

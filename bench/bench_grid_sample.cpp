@@ -78,7 +78,9 @@ void BM_GridSampleComposedVjp(benchmark::State& state) {
 // The composed forward's big ops on the seed's shapes, one at a time, to see
 // where its time goes: 0 a gather of (N, gH, gW) points with C channels each,
 // 1 a multiply by a broadcast (N, gH, gW, 1) weight, 2 an add of two
-// (N, gH, gW, C) arrays.
+// (N, gH, gW, C) arrays; and the vjp's: 3 the gather's vjp, a scatter_add of
+// its (N, gH, gW, C) cotangent into zeros of x's shape (bytes: the zero fill
+// of x and the updates read).
 void BM_GridSampleParts(benchmark::State& state) {
   const auto [n, h, w, c, gh, gw] = kSeedSizes;
   const auto inputs = make_inputs(state, kSeedSizes);
@@ -89,18 +91,32 @@ void BM_GridSampleParts(benchmark::State& state) {
   array ix = astype(floor(examples::last_axis(in.grid, 0) * float(w / 2) + float(w / 2), kGpu),
                     int32, kGpu);
   array batch = reshape(arange(n, kGpu), {n, 1, 1}, kGpu);
-  array sampled =
-      reshape(gather(in.x, {batch, iy, ix}, {0, 1, 2}, {1, 1, 1, c}, kGpu), {n, gh, gw, c}, kGpu);
+  array gathered = gather(in.x, {batch, iy, ix}, {0, 1, 2}, {1, 1, 1, c}, kGpu);
+  array sampled = reshape(gathered, {n, gh, gw, c}, kGpu);
   array weight = expand_dims(examples::last_axis(in.grid, 0), -1, kGpu);
-  eval({iy, ix, batch, sampled, weight});
+  eval({iy, ix, batch, gathered, sampled, weight});
+  const int64_t elems = int64_t(n) * gh * gw * c;
+  const int64_t part = state.range(0);
+  auto run = [&]() -> array {
+    switch (part) {
+      case 0:
+        return gather(in.x, {batch, iy, ix}, {0, 1, 2}, {1, 1, 1, c}, kGpu);
+      case 1:
+        return multiply(sampled, weight, kGpu);
+      case 2:
+        return add(sampled, sampled, kGpu);
+      default:
+        return scatter_add(zeros_like(in.x, kGpu), {batch, iy, ix}, gathered, {0, 1, 2}, kGpu);
+    }
+  };
   for (auto _ : state) {
-    array out = state.range(0) == 0 ? gather(in.x, {batch, iy, ix}, {0, 1, 2}, {1, 1, 1, c}, kGpu)
-                                    : (state.range(0) == 1 ? multiply(sampled, weight, kGpu)
-                                                           : add(sampled, sampled, kGpu));
+    array out = run();
     eval(out);
   }
-  const int64_t elems = int64_t(n) * gh * gw * c;
-  state.SetBytesProcessed(state.iterations() * elems * 4 * (state.range(0) == 2 ? 3 : 2));
+  const int64_t bytes = part == 3   ? (int64_t(n) * h * w * c + elems) * 4
+                        : part == 2 ? elems * 4 * 3
+                                    : elems * 4 * 2;
+  state.SetBytesProcessed(state.iterations() * bytes);
 }
 
 }  // namespace
@@ -110,7 +126,7 @@ BENCHMARK(BM_GridSampleComposedVjp)
     ->Args({8, 1024, 1024, 64, 256, 256})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_GridSampleParts)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GridSampleParts)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Arguments: N, H, W, C, gH, gW.
 BENCHMARK(BM_GridSampleComposedForward)

@@ -35,25 +35,43 @@ array::Flags compute_flags(const Shape& shape, const Strides& strides, size_t si
     f.contiguous = f.row_contiguous = f.col_contiguous = true;
     return f;
   }
-  auto dense_in_order = [&](auto dims) {
+  const int n = static_cast<int>(shape.size());
+  // Whether the dims, visited as dim(0), dim(1), ..., are dense fastest first.
+  auto dense_in_order = [&](auto dim) {
     int64_t expected = 1;
-    for (int d : dims) {
+    for (int i = 0; i < n; ++i) {
+      const int d = dim(i);
       if (shape[d] == 1) continue;
       if (strides[d] != expected) return false;
       expected *= shape[d];
     }
     return true;
   };
-  std::vector<int> order(shape.size());
-  std::iota(order.begin(), order.end(), 0);
-  f.col_contiguous = dense_in_order(order);
-  std::reverse(order.begin(), order.end());
-  f.row_contiguous = dense_in_order(order);
+  // No allocation on the common paths: every new array comes through here.
+  f.col_contiguous = dense_in_order([](int i) { return i; });
+  f.row_contiguous = dense_in_order([n](int i) { return n - 1 - i; });
+  if (f.row_contiguous || f.col_contiguous) {
+    f.contiguous = true;
+    return f;
+  }
   // Dense in some permuted order: sort dims by stride and check the chain.
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return strides[a] < strides[b]; });
-  f.contiguous = f.row_contiguous || f.col_contiguous || dense_in_order(order);
+  f.contiguous = dense_in_order([&](int i) { return order[i]; });
   return f;
+}
+
+// Whether strides == row_major_strides(shape), without building them.
+bool is_row_major(const Shape& shape, const Strides& strides) {
+  if (strides.size() != shape.size()) return false;
+  int64_t expected = 1;
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    if (strides[i] != expected) return false;
+    expected *= std::max<int64_t>(shape[i], 1);
+  }
+  return true;
 }
 
 }  // namespace
@@ -221,8 +239,12 @@ void* array::raw_data() const {
 void array::set_data(allocator::Buffer buffer, Deleter deleter) {
   desc_->data = std::make_shared<Data>(buffer, std::move(deleter));
   desc_->offset = 0;
-  desc_->strides = row_major_strides(desc_->shape);
-  desc_->flags = compute_flags(desc_->shape, desc_->strides, desc_->size);
+  // Arrays built by ops already have row-major strides: keep them, without
+  // allocating new ones.
+  if (!is_row_major(desc_->shape, desc_->strides)) {
+    desc_->strides = row_major_strides(desc_->shape);
+    desc_->flags = compute_flags(desc_->shape, desc_->strides, desc_->size);
+  }
   desc_->status = Status::available;
 }
 

@@ -20,8 +20,9 @@ array binary(const char* name, const array& a, const array& b, BinaryOp op, Dtyp
     array y = astype(x, dtype, s);
     return y.shape() == shape ? y : broadcast_to(y, shape, s);
   };
-  return array(shape, out_dtype, std::make_shared<Binary>(to_stream(s), op),
-               {prepare(a), prepare(b)});
+  std::vector<array> inputs = {prepare(a), prepare(b)};
+  return array(std::move(shape), out_dtype, std::make_shared<Binary>(to_stream(s), op),
+               std::move(inputs));
 }
 
 array arithmetic(const char* name, const array& a, const array& b, BinaryOp op, StreamOrDevice s) {

@@ -12,6 +12,7 @@
 #include "examples/grid_sample_ref.h"
 #include "mlx_lite/gpu.h"
 #include "mlx_lite/mlx_lite.h"
+#include "mlx_lite/primitives.h"
 #include "mlx_lite/testing.h"
 
 using namespace mlx_lite;
@@ -208,6 +209,28 @@ TEST_P(Rules, GatherReadsClampedPositions) {
   EXPECT_ALLCLOSE(grad_of_weighted([&](const array& a) { return take(a, idx, 0); },
                                    array({1.0f, 2.0f, 3.0f, 4.0f}), w),
                   array({1100.0f, 0.0f, 10000.0f, 11.0f}));
+}
+
+TEST_P(Rules, GathersOfOneArrayChainTheirScatters) {
+  // Each gather's vjp is a scatter_add into zeros; the cotangents of an array
+  // gathered several times scatter into one another instead of being added
+  // (transforms/autodiff.cpp's add_cotangents), with the same values.
+  array x = uniform_values({6, 4}, 40);
+  array i1 = array({0, 5, 5, 2}, int32), i2 = array({5, 1, 0}, int32);
+  array c1 = uniform_values({4, 4}, 41), c2 = uniform_values({3, 4}, 42);
+  auto f = [&](const array& a) {
+    return sum(take(a, i1, 0) * c1) + sum(take(a, i2, 0) * c2) + sum(take(a, i1, 0));
+  };
+  array g = grad(std::function<array(const array&)>(f))(x);
+  ASSERT_STREQ(g.primitive().name(), "Scatter");
+  EXPECT_STREQ(g.inputs()[0].primitive().name(), "Scatter");
+  array zero = zeros({6, 4});
+  array expected = scatter_add(zero, i1, reshape(c1, {4, 1, 4}), 0) +
+                   scatter_add(zero, i2, reshape(c2, {3, 1, 4}), 0) +
+                   scatter_add(zero, i1, ones({4, 1, 4}), 0);
+  EXPECT_ALLCLOSE(g, expected);
+  Fn fs = [&](const std::vector<array>& in) { return std::vector<array>{f(in[0])}; };
+  EXPECT_TRUE(check_grads(fs, {x}));
 }
 
 TEST_P(Rules, ScatterAddWithDuplicateAndDroppedIndices) {

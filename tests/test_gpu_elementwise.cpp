@@ -150,3 +150,55 @@ TEST_F(GpuElementwise, ManyOpsInOneEvalAreBatched) {
   array cpu = add(x, array(1000.0f), kCpu);
   expect_close(y, cpu, 1e-6, 1e-3, "1000 chained adds");
 }
+
+// Arrays of 2^16 elements or more take runs of 4 innermost elements per thread
+// on the strided path (shaders/elementwise_main.glsl) where the innermost dim
+// has at least 4 elements; the cases below hit it (long, odd and non-unit-stride
+// innermost dims, broadcast operands, an output donated by an input) and miss
+// it (an innermost dim of 3, a small array).
+TEST_F(GpuElementwise, RunsAlongTheInnermostDim) {
+  auto check_multiply = [](const array& a, const array& b, const std::string& what) {
+    expect_close(multiply(a, b, kGpu), multiply(a, b, kCpu), rtol_of(float32), 0, what);
+  };
+  array rows = test_values({1024, 64}, float32, 10);
+  check_multiply(rows, test_values({1024, 1}, float32, 11), "(1024, 64) * (1024, 1)");
+  array odd = test_values({4099, 17}, float32, 12);
+  check_multiply(odd, test_values({17}, float32, 13), "(4099, 17) * (17,)");
+  check_multiply(odd, test_values({4099, 1}, float32, 14), "(4099, 17) * (4099, 1)");
+  array wide = test_values({300, 257}, float32, 15);
+  check_multiply(transpose(wide), test_values({257, 1}, float32, 16), "transposed * column");
+  check_multiply(slice(wide, {299, 256}, {-301, -258}, {-1, -2}), array(3.0f),
+                 "reversed slice * scalar");
+  check_multiply(test_values({30000, 3}, float32, 17), test_values({30000, 1}, float32, 18),
+                 "(30000, 3) * (30000, 1): innermost dim too short");
+  check_multiply(test_values({64, 64}, float32, 19), test_values({64, 1}, float32, 20),
+                 "(64, 64) * (64, 1): too small");
+  // Other dtypes and the other elementwise shaders.
+  for (auto dtype : {float16, int64, uint8}) {
+    array a = test_values({512, 130}, dtype, 21);
+    array b = test_values({512, 1}, dtype, 22);
+    expect_close(add(a, b, kGpu), add(a, b, kCpu), is_floating_point(dtype) ? rtol_of(dtype) : 0, 0,
+                 std::string("add ") + std::string(dtype_name(dtype)));
+    expect_close(astype(transpose(a), float32, kGpu), astype(transpose(a), float32, kCpu), 0, 0,
+                 std::string("astype of a transpose ") + std::string(dtype_name(dtype)));
+  }
+  expect_close(exp(transpose(wide), kGpu), exp(transpose(wide), kCpu), rtol_of(float32), 0,
+               "exp of a transpose");
+  expect_close(contiguous(broadcast_to(test_values({1, 70}, float32, 23), {1000, 70}), false, kGpu),
+               broadcast_to(test_values({1, 70}, float32, 23), {1000, 70}), 0, 0,
+               "contiguous broadcast");
+  array c = test_values({700, 1}, bool_, 24);
+  array y = test_values({700, 150}, float32, 25);
+  expect_close(where(c, transpose(test_values({150, 700}, float32, 26)), y, kGpu),
+               where(c, transpose(test_values({150, 700}, float32, 26)), y, kCpu), 0, 0,
+               "where with a broadcast condition");
+  // Concatenate writes each part into a strided view of its output.
+  array left = test_values({700, 100}, float32, 27), right = test_values({700, 37}, float32, 28);
+  expect_close(concatenate({left, right}, 1, kGpu), concatenate({left, right}, 1, kCpu), 0, 0,
+               "concatenate along the innermost dim");
+  // exp's output is a temporary only the multiply reads: the multiply writes
+  // in place over it.
+  expect_close(multiply(exp(rows, kGpu), test_values({1024, 1}, float32, 29), kGpu),
+               multiply(exp(rows, kCpu), test_values({1024, 1}, float32, 29), kCpu),
+               rtol_of(float32) * 2, 0, "multiply donated its input");
+}

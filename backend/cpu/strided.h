@@ -26,7 +26,12 @@ inline bool try_donate(const array& in, array& out) {
       in.size() != out.size() || in.itemsize() != out.itemsize()) {
     return false;
   }
-  out.copy_shared_buffer(in, row_major_strides(out.shape()), 0);
+  // Node outputs are built row-major: keep their strides (no allocation).
+  if (out.flags().row_contiguous) {
+    out.copy_shared_buffer(in, out.strides(), 0);
+  } else {
+    out.copy_shared_buffer(in, row_major_strides(out.shape()), 0);
+  }
   return true;
 }
 

@@ -62,20 +62,34 @@ Layout layout(const Shape& shape, const std::vector<const Strides*>& strides,
   }
 }
 
-// Elements per thread of an elementwise dispatch over n elements
-// (shaders/elementwise_main.glsl): several on the dense path of large arrays,
-// where bandwidth counts, one for small ones, where latency does.
-uint32_t elements_per_thread(uint64_t n, bool dense) {
-  return dense && n >= (uint64_t{1} << 16) && n <= 0xffffffffu ? 4 : 1;
+// Elements per thread of an elementwise dispatch (shaders/elementwise_main.glsl)
+// and the threads that takes: several for large arrays, where bandwidth
+// counts (runs along the innermost dim on the strided path, which needs at
+// least that many elements there), one for small ones, where latency does.
+struct Threads {
+  uint32_t per_thread;
+  uint64_t count;
+};
+
+constexpr uint32_t kElementsPerThread = 4;
+
+Threads threads_of(const Layout& l) {
+  const uint64_t n = l.words[0];
+  const int64_t ndim = l.words[1];
+  const uint64_t inner = ndim > 0 ? l.words[1 + ndim] : 1;
+  if (n < (uint64_t{1} << 16) || n > 0xffffffffu) return {1, n};
+  if (l.dense) return {kElementsPerThread, (n + kElementsPerThread - 1) / kElementsPerThread};
+  if (inner < kElementsPerThread) return {1, n};
+  return {kElementsPerThread, n / inner * ((inner + kElementsPerThread - 1) / kElementsPerThread)};
 }
 
-// Records an elementwise shader over n elements with spec constants
-// {workgroup size, op, dense, elements per thread}.
-void dispatch_over(const std::string& shader, uint32_t op, bool dense, uint64_t n,
+// Records an elementwise shader over the layout's elements with spec
+// constants {workgroup size, op, dense, elements per thread}.
+void dispatch_over(const std::string& shader, uint32_t op, const Layout& l,
                    const std::vector<Binding>& bindings) {
-  const uint32_t per_thread = elements_per_thread(n, dense);
-  Encoder::get().dispatch(shader, {kWorkgroupSize, op, dense ? 1u : 0u, per_thread}, bindings,
-                          (n + per_thread - 1) / per_thread);
+  const Threads t = threads_of(l);
+  Encoder::get().dispatch(shader, {kWorkgroupSize, op, l.dense ? 1u : 0u, t.per_thread}, bindings,
+                          t.count);
 }
 
 std::string copy_shader(const array& in, const array& out) {
@@ -91,21 +105,38 @@ void dispatch_elementwise(const std::string& shader, uint32_t op, const std::vec
     cpu::allocate(out);
   }
   if (out.size() == 0) return;
-  std::vector<const Strides*> strides;
-  std::vector<int64_t> offsets;
-  for (const auto& in : inputs) {
-    strides.push_back(&in.strides());
-    offsets.push_back(in.offset());
+  Layout l;
+  if (std::ranges::all_of(inputs, [](const array& in) { return in.flags().row_contiguous; })) {
+    // One dense dim: what merging gives, without its allocations (small ops
+    // are host-bound).
+    const auto n = static_cast<int64_t>(out.size());
+    l.words.reserve(3 + 2 * inputs.size());
+    l.words = {n, 1, n};
+    for (const auto& in : inputs) l.words.insert(l.words.end(), {in.offset(), 1});
+    l.dense = true;
+  } else {
+    std::vector<const Strides*> strides;
+    std::vector<int64_t> offsets;
+    for (const auto& in : inputs) {
+      strides.push_back(&in.strides());
+      offsets.push_back(in.offset());
+    }
+    l = layout(inputs[0].shape(), strides, offsets);
   }
-  const Layout l = layout(inputs[0].shape(), strides, offsets);
   auto& encoder = Encoder::get();
-  std::vector<Binding> bindings = {encoder.metadata(l.words)};
+  std::vector<Binding> bindings;
+  bindings.reserve(inputs.size() + 2);
+  bindings.push_back(encoder.metadata(l.words));
   for (const auto& in : inputs) bindings.push_back(input_binding(in));
   bindings.push_back(output_binding(out));
-  dispatch_over(shader, op, l.dense, out.size(), bindings);
+  dispatch_over(shader, op, l, bindings);
 }
 
 void copy_gpu(const array& in, array& out) {
+  // A dense source of out's dtype that nothing else holds becomes out: no
+  // copy at all (a Scatter over the previous scatter's result, as the vjp of
+  // several gathers of one array builds).
+  if (in.dtype() == out.dtype() && cpu::try_donate(in, out)) return;
   dispatch_elementwise(copy_shader(in, out), kCopyDense, {in}, out);
 }
 
@@ -116,7 +147,7 @@ void copy_gpu_into(const array& in, const Strides& out_strides, int64_t out_offs
       layout(in.shape(), {&in.strides(), &out_strides}, {in.offset(), out.offset() + out_offset});
   auto& encoder = Encoder::get();
   auto metadata = encoder.metadata(l.words);
-  dispatch_over(copy_shader(in, out), kCopyStridedOut, l.dense, in.size(),
+  dispatch_over(copy_shader(in, out), kCopyStridedOut, l,
                 {metadata, input_binding(in), output_binding(out)});
 }
 

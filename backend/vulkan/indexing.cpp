@@ -70,15 +70,15 @@ std::vector<int64_t> index_metadata(uint64_t threads, const array& indexed,
 // of absent index arrays get `in`, which the shader never reads there.
 void dispatch_indexing(const std::string& shader, const std::vector<int64_t>& words,
                        const array& in, const array& out, std::span<const array> indices,
-                       uint64_t threads) {
+                       uint64_t threads, uint32_t run = 1) {
   auto& encoder = vulkan::Encoder::get();
   std::vector<vulkan::Binding> bindings = {encoder.metadata(words), vulkan::input_binding(in),
                                            vulkan::output_binding(out)};
   for (size_t k = 0; k < kMaxIndexArrays; ++k) {
     bindings.push_back(vulkan::input_binding(k < indices.size() ? indices[k] : in));
   }
-  encoder.dispatch(shader, {kWorkgroupSize, 0, 0, static_cast<uint32_t>(indices.size())}, bindings,
-                   threads);
+  encoder.dispatch(shader, {kWorkgroupSize, 0, 0, static_cast<uint32_t>(indices.size()), run},
+                   bindings, threads);
 }
 
 }  // namespace
@@ -120,9 +120,15 @@ void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
   vulkan::copy_gpu(src, out);
   if (upd.size() == 0) return;
 
-  // updates' shape is the index shape followed by the slice's.
+  // updates' shape is the index shape followed by the slice's. A thread per
+  // run of 4 consecutive slice elements (scatter.comp's RUN) where the
+  // updates' element index stays 32-bit.
   const Shape slice(upd.shape().end() - src.ndim(), upd.shape().end());
-  auto words = index_metadata(upd.size(), out, indices, axes_, slice);
+  uint64_t n_slice = 1;
+  for (auto d : slice) n_slice *= d;
+  const uint32_t run = upd.size() <= 0xffffffffu ? 4 : 1;
+  const uint64_t threads = upd.size() / n_slice * ((n_slice + run - 1) / run);
+  auto words = index_metadata(threads, out, indices, axes_, slice);
   auto [upd_dims, upd_st] = cpu::collapse_dims<1>(upd.shape(), {&upd.strides()});
   words.insert(words.end(), {upd.offset(), static_cast<int64_t>(upd_dims.size())});
   words.insert(words.end(), upd_dims.begin(), upd_dims.end());
@@ -136,7 +142,7 @@ void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
     shader =
         fmt::format("scatter_add_{}{}", dtype_name(out.dtype()), float_atomics ? "_atomic" : "");
   }
-  dispatch_indexing(shader, words, upd, out, indices, upd.size());
+  dispatch_indexing(shader, words, upd, out, indices, threads, run);
 }
 
 }  // namespace mlx_lite

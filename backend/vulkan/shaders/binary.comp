@@ -113,12 +113,10 @@ OUT_COMPUTE result(C v) {
 #endif
 }
 
-void element(int64_t i) {
-  int64_t loc[NUM_OPERANDS];
-  operand_locations(i, loc);
-  const C x = load_in(a0[uint(loc[0])]);
-  const C y = load_in(b0[uint(loc[1])]);
-  out0[uint(i)] = store_out(result(apply(x, y)));
+void element_at(uint i, uint loc[NUM_OPERANDS]) {
+  const C x = load_in(a0[loc[0]]);
+  const C y = load_in(b0[loc[1]]);
+  out0[i] = store_out(result(apply(x, y)));
 }
 
 #include "elementwise_main.glsl"

@@ -9,6 +9,8 @@
 //      their parts (backend/vulkan/elementwise.cpp's copy_gpu_into).
 #include "common.glsl"
 #define NUM_OPERANDS 2
+// OP 0's metadata describes the source only.
+#define LOCATED_OPERANDS (OP == 1u ? 2 : 1)
 #include "shape_locations.glsl"
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
@@ -16,22 +18,13 @@ layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 const bool STRIDED_OUT = OP == 1u;
 
-void element(int64_t i) {
-  int64_t src, dst;
-  if (STRIDED_OUT) {
-    int64_t loc[NUM_OPERANDS];
-    operand_locations(i, loc);
-    src = loc[0];
-    dst = loc[1];
-  } else {
-    src = input_location(0, i);
-    dst = i;
-  }
+void element_at(uint i, uint loc[NUM_OPERANDS]) {
+  const uint dst = STRIDED_OUT ? loc[1] : i;
   if (SAME_DTYPE) {
     // Moving the bits keeps NaN payloads, as the CPU's memcpy does.
-    out0[uint(dst)] = OUT_ELEM(in0[uint(src)]);
+    out0[dst] = OUT_ELEM(in0[loc[0]]);
   } else {
-    out0[uint(dst)] = store_out(convert(load_in(in0[uint(src)])));
+    out0[dst] = store_out(convert(load_in(in0[loc[0]])));
   }
 }
 

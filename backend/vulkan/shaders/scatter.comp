@@ -1,6 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Scatter: one thread per update element writes it (SUM 0: Scatter::None)
+// Scatter: each update element is written (SUM 0: Scatter::None)
 // or adds it (SUM 1: Scatter::Sum) at its place in the output, which the
 // host has filled with a copy of the source. Writes of repeated positions
 // race, so which one wins is unspecified, as in MLX; sums add atomically.
@@ -56,24 +56,36 @@ void add_at(int64_t loc, IN_ELEM u) {
 }
 #endif
 
+// constant_id 4  RUN: each thread adds RUN consecutive elements of one slice,
+//                so the index loads and the slice's start are computed once
+//                per run, not per element, as in gather.comp. The host sets
+//                4 where the updates have fewer than 2^32 elements (divmod's
+//                32-bit path then serves their row-major index too).
+layout(constant_id = 4) const uint RUN = 1;
+
 void main() {
   const int64_t t = thread_index();
   if (t >= meta[0]) return;
-  int64_t j;
-  const int64_t i = divmod(t, meta[1], j);
+  const int64_t n_slice = meta[1];
+  const int64_t runs = (n_slice + int64_t(RUN) - 1) / int64_t(RUN);
+  int64_t run;
+  const int64_t i = divmod(t, runs, run);
   const int64_t start = slice_start(i, false);
   if (start < 0) return;  // out of range: the slice is dropped
-  // Element index modulo 2^32 (slice_start's arithmetic), so add_at's byte
-  // address is right too.
-  const int64_t loc = int64_t(uint(start) + uint(slice_offset(j)));
   const int at = extra_at();
   const int ndim = int(meta[at + 1]);
-  const IN_ELEM u = upd[uint(meta[at] + strided_offset(t, ndim, at + 2, at + 2 + ndim))];
+  for (int64_t j = run * int64_t(RUN), end = min(j + int64_t(RUN), n_slice); j < end; ++j) {
+    // Element index modulo 2^32 (slice_start's arithmetic), so add_at's byte
+    // address is right too.
+    const int64_t loc = int64_t(uint(start) + uint(slice_offset(j)));
+    const IN_ELEM u =
+        upd[uint(meta[at] + strided_offset(i * n_slice + j, ndim, at + 2, at + 2 + ndim))];
 #if !SUM
-  out0[uint(loc)] = u;
+    out0[uint(loc)] = u;
 #elif ATOMIC == 0
-  add_at(loc, u);
+    add_at(loc, u);
 #else
-  atomicAdd(out0[uint(loc)], u);
+    atomicAdd(out0[uint(loc)], u);
 #endif
+  }
 }

@@ -13,12 +13,10 @@ layout(set = 0, binding = 2) readonly buffer X { IN_ELEM x0[]; };
 layout(set = 0, binding = 3) readonly buffer Y { IN_ELEM y0[]; };
 layout(set = 0, binding = 4) writeonly buffer Out { OUT_ELEM out0[]; };
 
-void element(int64_t i) {
-  int64_t loc[NUM_OPERANDS];
-  operand_locations(i, loc);
+void element_at(uint i, uint loc[NUM_OPERANDS]) {
   // Read only the chosen operand: a broadcast or strided y costs nothing where
   // cond picks x.
-  out0[uint(i)] = cond0[uint(loc[0])] != uint8_t(0) ? x0[uint(loc[1])] : y0[uint(loc[2])];
+  out0[i] = cond0[loc[0]] != uint8_t(0) ? x0[loc[1]] : y0[loc[2]];
 }
 
 #include "elementwise_main.glsl"

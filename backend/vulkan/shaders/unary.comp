@@ -4,6 +4,8 @@
 // mlx_lite::UnaryOp); variants unary_<dtype>, with backend/cpu/unary.cpp's
 // semantics. Float dtypes compute in float.
 #include "common.glsl"
+#define NUM_OPERANDS 1
+#include "shape_locations.glsl"
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
@@ -136,8 +138,8 @@ IN_COMPUTE apply(IN_COMPUTE x) {
   }
 }
 
-void element(int64_t i) {
-  out0[uint(i)] = store_out(apply(load_in(in0[uint(input_location(0, i))])));
+void element_at(uint i, uint loc[NUM_OPERANDS]) {
+  out0[i] = store_out(apply(load_in(in0[loc[0]])));
 }
 
 #include "elementwise_main.glsl"
