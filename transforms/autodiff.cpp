@@ -106,7 +106,11 @@ Trace trace(const std::vector<array>& outputs, const std::vector<array>& stand_i
     t.depends[out.id()] = false;  // on the stack
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
-      if (next < node.inputs().size()) {
+      // Nothing behind a stop_gradient is differentiated, so nothing behind
+      // it is walked: its nodes need no rules (a custom kernel has none).
+      const bool stopped =
+          node.has_primitive() && dynamic_cast<StopGradient*>(&node.primitive()) != nullptr;
+      if (!stopped && next < node.inputs().size()) {
         const array& in = node.inputs()[next++];
         if (!t.depends.contains(in.id())) {
           t.depends[in.id()] = false;
@@ -115,7 +119,7 @@ Trace trace(const std::vector<array>& outputs, const std::vector<array>& stand_i
         continue;
       }
       bool depends = false;
-      if (node.has_primitive() && !dynamic_cast<StopGradient*>(&node.primitive())) {
+      if (node.has_primitive() && !stopped) {
         depends = std::ranges::any_of(node.inputs(),
                                       [&](const array& in) { return t.depends_on_primals(in); });
       }
