@@ -201,7 +201,8 @@ uint32_t check_against_device(const std::string& kernel_name, const std::vector<
   spirv_cross::Compiler reflect(spirv);
   const auto& device = Device::get();
   uint64_t shared = 0;
-  for (auto id : reflect.get_active_interface_variables()) {
+  for (auto id :
+       reflect.get_entry_point("main", spv::ExecutionModelGLCompute).interface_variables) {
     if (reflect.get_storage_class(id) == spv::StorageClassWorkgroup) {
       shared += type_bytes(reflect, reflect.get_type_from_variable(id));
     }

@@ -58,7 +58,10 @@ const std::vector<std::pair<std::string_view, std::string_view>>& thread_attribu
       {"thread_index_in_simdgroup", "uint thread_index_in_simdgroup = gl_SubgroupInvocationID;"},
       {"simdgroup_index_in_threadgroup", "uint simdgroup_index_in_threadgroup = gl_SubgroupID;"},
       {"threads_per_simdgroup", "uint threads_per_simdgroup = gl_SubgroupSize;"},
-      {"simdgroups_per_threadgroup", "uint simdgroups_per_threadgroup = gl_NumSubgroups;"},
+      // Counted, not gl_NumSubgroups: lavapipe leaves a partial last subgroup out of that.
+      {"simdgroups_per_threadgroup",
+       "uint simdgroups_per_threadgroup = (gl_WorkGroupSize.x * gl_WorkGroupSize.y * "
+       "gl_WorkGroupSize.z + gl_SubgroupSize - 1u) / gl_SubgroupSize;"},
       {"thread_execution_width", "uint thread_execution_width = gl_SubgroupSize;"},
   };
   return attributes;
