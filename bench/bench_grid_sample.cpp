@@ -1,5 +1,7 @@
-// grid_sample, composed from mlx_lite's ops (examples/grid_sample_ref.h), on
-// the GPU:
+// grid_sample on the GPU, composed from mlx_lite's ops
+// (examples/grid_sample_ref.h) and with the documentation's custom kernels
+// (examples/grid_sample_kernels.h; the tuned pair is in
+// bench_grid_sample_kernels):
 //   build/bench/bench_grid_sample [--benchmark_format=json]
 // Shapes: the seed's (x 8x1024x1024x64, grid 8x256x256x2, float32) and a
 // small one. bench/compare_torch.py times the same composed ops and
@@ -10,6 +12,7 @@
 
 #include <optional>
 
+#include "examples/grid_sample_kernels.h"
 #include "examples/grid_sample_ref.h"
 #include "gpu_bench.h"
 
@@ -75,6 +78,45 @@ void BM_GridSampleComposedVjp(benchmark::State& state) {
   }
 }
 
+// The documentation's custom kernels (examples/grid_sample_kernels.h): the
+// forward kernel; the VJP kernel alone, zeroing its outputs included (what
+// bench_raw_vulkan_grid_sample times without the framework); and the vjp
+// through custom_function, forward included, as ComposedVjp.
+void BM_GridSampleCustomForward(benchmark::State& state) {
+  const auto [n, h, w, c, gh, gw] = sizes_of(state);
+  const auto inputs = make_inputs(state, sizes_of(state));
+  if (!inputs) return;
+  for (auto _ : state) eval(examples::grid_sample_forward(inputs->x, inputs->grid));
+  const int64_t points = int64_t(n) * gh * gw;
+  state.SetBytesProcessed(state.iterations() * points * (2 + c + 4 * c) * 4);
+}
+
+void BM_GridSampleCustomVjpKernel(benchmark::State& state) {
+  const auto [n, h, w, c, gh, gw] = sizes_of(state);
+  const auto inputs = make_inputs(state, sizes_of(state));
+  if (!inputs) return;
+  array cotangent = ones({n, gh, gw, c}, float32, kGpu);
+  eval(cotangent);
+  for (auto _ : state) {
+    auto [x_grad, grid_grad] = examples::grid_sample_vjp(inputs->x, inputs->grid, cotangent);
+    eval({x_grad, grid_grad});
+  }
+}
+
+void BM_GridSampleCustomVjp(benchmark::State& state) {
+  const auto [n, h, w, c, gh, gw] = sizes_of(state);
+  const auto inputs = make_inputs(state, sizes_of(state));
+  if (!inputs) return;
+  array cotangent = ones({n, gh, gw, c}, float32, kGpu);
+  auto f = [](const std::vector<array>& args) {
+    return std::vector<array>{examples::grid_sample(args[0], args[1])};
+  };
+  for (auto _ : state) {
+    auto [outs, grads] = vjp(f, {inputs->x, inputs->grid}, {cotangent});
+    eval({outs[0], grads[0], grads[1]});
+  }
+}
+
 // The composed forward's big ops on the seed's shapes, one at a time, to see
 // where its time goes: 0 a gather of (N, gH, gW) points with C channels each,
 // 1 a multiply by a broadcast (N, gH, gW, 1) weight, 2 an add of two
@@ -119,6 +161,12 @@ void BM_GridSampleParts(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * bytes);
 }
 
+// Arguments: N, H, W, C, gH, gW.
+void both_shapes(benchmark::internal::Benchmark* b) {
+  b->Args({1, 64, 64, 32, 32, 32})->Args({8, 1024, 1024, 64, 256, 256});
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
 }  // namespace
 
 BENCHMARK(BM_GridSampleComposedVjp)
@@ -134,3 +182,6 @@ BENCHMARK(BM_GridSampleComposedForward)
     ->Args({8, 1024, 1024, 64, 256, 256})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+BENCHMARK(BM_GridSampleCustomForward)->Apply(both_shapes);
+BENCHMARK(BM_GridSampleCustomVjpKernel)->Apply(both_shapes);
+BENCHMARK(BM_GridSampleCustomVjp)->Apply(both_shapes);
