@@ -1,0 +1,174 @@
+// The tuned grid_sample kernels (examples/grid_sample_tuned.h) on the GPU:
+//   build/bench/bench_grid_sample_kernels [--benchmark_format=json]
+// Shapes: the seed's (x 8x1024x1024x64, grid 8x256x256x2, float32) and a
+// small one. Benchmarks:
+//   BM_TunedForward/V    forward variant V (0: 4 channels per thread, 1: 8
+//                        channels, 2: 2 points x 4 channels);
+//   BM_TunedVjp          the whole VJP (all its kernels, one eval);
+//   BM_TunedVjpStages/K  the VJP's steps 1..K (cumulative, one eval; the
+//                        step's own time is the difference from K - 1):
+//                        1 count, 2 offsets (cumsum), 3 scatter, 4 sort,
+//                        5 x_grad, and 6 grid_grad alone;
+//   BM_TunedVjpXGrad/V   step 5 alone (its inputs made beforehand), V = 1 or
+//                        2 vectors of 4 channels per thread.
+// bytes_per_second counts the bytes a single pass must move at least. The
+// forward: the grid read, the output written and the four corner pixels read
+// per point. The VJP: x_grad written, the cotangent read, and for the grid
+// gradient the grid read, the four corners read and grid_grad written.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "examples/grid_sample_tuned.h"
+#include "gpu_bench.h"
+
+using namespace mlx_lite;
+
+namespace {
+
+const Device kGpu(Device::gpu);
+
+struct Sizes {
+  int n, h, w, c, gh, gw;
+};
+
+// Arguments: N, H, W, C, gH, gW.
+Sizes sizes_of(const benchmark::State& state) {
+  auto at = [&](int i) { return static_cast<int>(state.range(i)); };
+  return {at(0), at(1), at(2), at(3), at(4), at(5)};
+}
+
+struct Inputs {
+  array x, grid, cotangent;
+};
+
+// x ~ U(-1, 1) and grid ~ U(-1.1, 1.1), so some points fall outside the
+// image, and a cotangent ~ U(-1, 1); none (the benchmark skipped) where x
+// exceeds one binding.
+std::optional<Inputs> make_inputs(benchmark::State& state, const Sizes& s) {
+  if (!fits_one_binding(state, int64_t{4} * s.n * s.h * s.w * s.c)) return std::nullopt;
+  auto key = [](int i) { return random::key(static_cast<uint64_t>(i)); };
+  array x = random::uniform(-1.0f, 1.0f, {s.n, s.h, s.w, s.c}, float32, key(0), kGpu);
+  array grid = random::uniform(-1.1f, 1.1f, {s.n, s.gh, s.gw, 2}, float32, key(1), kGpu);
+  array cot = random::uniform(-1.0f, 1.0f, {s.n, s.gh, s.gw, s.c}, float32, key(2), kGpu);
+  eval({x, grid, cot});
+  return Inputs{x, grid, cot};
+}
+
+int64_t forward_bytes(const Sizes& s) {
+  const int64_t points = int64_t(s.n) * s.gh * s.gw;
+  return points * (2 + s.c + 4 * s.c) * 4;
+}
+
+int64_t vjp_bytes(const Sizes& s) {
+  const int64_t points = int64_t(s.n) * s.gh * s.gw;
+  return (int64_t(s.n) * s.h * s.w * s.c + points * (s.c + 2 + 4 * s.c + 2)) * 4;
+}
+
+template <int Variant>
+void BM_TunedForward(benchmark::State& state) {
+  const Sizes s = sizes_of(state);
+  const auto inputs = make_inputs(state, s);
+  if (!inputs) return;
+  for (auto _ : state) {
+    array out = examples::grid_sample_tuned_forward(inputs->x, inputs->grid, Variant);
+    eval(out);
+  }
+  state.SetBytesProcessed(state.iterations() * forward_bytes(s));
+}
+
+void BM_TunedVjp(benchmark::State& state) {
+  const Sizes s = sizes_of(state);
+  const auto inputs = make_inputs(state, s);
+  if (!inputs) return;
+  for (auto _ : state) {
+    auto [x_grad, grid_grad] =
+        examples::grid_sample_tuned_vjp(inputs->x, inputs->grid, inputs->cotangent);
+    eval({x_grad, grid_grad});
+  }
+  state.SetBytesProcessed(state.iterations() * vjp_bytes(s));
+}
+
+// The x_grad kernel alone (step 5, its inputs evaluated first) with 1 or 2
+// vectors of x_grad per thread. Arguments: N, H, W, C, gH, gW, vectors.
+void BM_TunedVjpXGrad(benchmark::State& state) {
+  const Sizes s = sizes_of(state);
+  const int vectors = static_cast<int>(state.range(6));
+  const auto inputs = make_inputs(state, s);
+  if (!inputs) return;
+  auto st = examples::grid_sample_tuned_detail::vjp_stages(inputs->x, inputs->grid,
+                                                           inputs->cotangent, vectors);
+  eval({st.local, st.row_offset, st.sorted});
+  for (auto _ : state) {
+    array x_grad = examples::grid_sample_tuned_detail::x_grad_step(
+        inputs->x, inputs->grid, inputs->cotangent, st.local, st.row_offset, st.sorted, vectors);
+    eval(x_grad);
+  }
+  state.SetBytesProcessed(state.iterations() * int64_t(s.n) * s.h * s.w * s.c * 4);
+}
+
+// Arguments: N, H, W, C, gH, gW, K.
+void BM_TunedVjpStages(benchmark::State& state) {
+  const Sizes s = sizes_of(state);
+  const int stage = static_cast<int>(state.range(6));
+  const auto inputs = make_inputs(state, s);
+  if (!inputs) return;
+  static const char* const kLabels[] = {"",         "1 count",    "1-2 offsets",      "1-3 scatter",
+                                        "1-4 sort", "1-5 x_grad", "6 grid_grad alone"};
+  state.SetLabel(kLabels[std::clamp(stage, 1, 6)]);
+  for (auto _ : state) {
+    auto st =
+        examples::grid_sample_tuned_detail::vjp_stages(inputs->x, inputs->grid, inputs->cotangent);
+    switch (stage) {
+      case 1:
+        eval({st.counts, st.rank, st.run});
+        break;
+      case 2:
+        eval({st.rank, st.run, st.local, st.row_offset});
+        break;
+      case 3:
+        eval({st.local, st.row_offset, st.slots, st.runlen});
+        break;
+      case 4:
+        eval({st.local, st.row_offset, st.sorted});
+        break;
+      case 5:
+        eval(st.x_grad);
+        break;
+      default:
+        eval(st.grid_grad);
+        break;
+    }
+  }
+}
+
+void seed_and_small(benchmark::internal::Benchmark* b) {
+  b->Args({1, 64, 64, 32, 32, 32})
+      ->Args({8, 1024, 1024, 64, 256, 256})
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+
+void stages(benchmark::internal::Benchmark* b) {
+  for (int k = 1; k <= 6; ++k) {
+    b->Args({1, 64, 64, 32, 32, 32, k});
+    b->Args({8, 1024, 1024, 64, 256, 256, k});
+  }
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+}  // namespace
+
+BENCHMARK_TEMPLATE(BM_TunedForward, 0)->Apply(seed_and_small);
+BENCHMARK_TEMPLATE(BM_TunedForward, 1)->Apply(seed_and_small);
+BENCHMARK_TEMPLATE(BM_TunedForward, 2)->Apply(seed_and_small);
+BENCHMARK(BM_TunedVjp)->Apply(seed_and_small);
+BENCHMARK(BM_TunedVjpStages)->Apply(stages);
+BENCHMARK(BM_TunedVjpXGrad)
+    ->Args({1, 64, 64, 32, 32, 32, 1})
+    ->Args({1, 64, 64, 32, 32, 32, 2})
+    ->Args({8, 1024, 1024, 64, 256, 256, 1})
+    ->Args({8, 1024, 1024, 64, 256, 256, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
