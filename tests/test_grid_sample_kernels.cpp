@@ -12,38 +12,21 @@
 
 #include "examples/grid_sample_kernels.h"
 #include "gpu_test_util.h"
+#include "grid_sample_test_util.h"
 #include "mlx_lite/testing.h"
+#include "test_util.h"
 
 using namespace mlx_lite;
 using gpu_test::kCpu;
 using gpu_test::kGpu;
+using grid_sample_test::Case;
+using grid_sample_test::cotangent;
+using grid_sample_test::DeviceScope;
+using grid_sample_test::grid_sample_ref_fn;
+using grid_sample_test::sampled_loss;
+using test_util::values;
 
 namespace {
-
-struct Case {
-  int N, H, W, C, gH, gW;
-};
-
-std::ostream& operator<<(std::ostream& os, const Case& c) {
-  return os << "N" << c.N << "_H" << c.H << "_W" << c.W << "_C" << c.C << "_g" << c.gH << "x"
-            << c.gW;
-}
-
-// Runs ops on `d` by default while alive.
-class DeviceScope {
- public:
-  explicit DeviceScope(Device d) : saved_(default_device()) { set_default_device(d); }
-  ~DeviceScope() { set_default_device(saved_); }
-
- private:
-  Device saved_;
-};
-
-std::vector<float> to_host(const array& a) {
-  array c = contiguous(astype(a, float32, kCpu), false, kCpu);
-  eval(c);
-  return std::vector<float>(c.data<float>(), c.data<float>() + c.size());
-}
 
 // x ~ N(0, 1); grid uniform in [-1.3, 1.3] (some samples partly or wholly
 // outside x) with a few points set far outside and on the edges.
@@ -88,7 +71,7 @@ array smooth_grid(const Case& c, uint64_t seed) {
 }
 
 // Bilinear, zero padding, align_corners=false, in double.
-std::vector<double> grid_sample_loop(const std::vector<float>& x, const std::vector<float>& grid,
+std::vector<double> grid_sample_loop(const std::vector<double>& x, const std::vector<double>& grid,
                                      const Case& c) {
   std::vector<double> out;
   auto pixel = [&](int n, int y, int xx, int ch) -> double {
@@ -116,10 +99,6 @@ std::vector<array> grid_sample_fn(const std::vector<array>& in) {
   return {examples::grid_sample(in[0], in[1])};
 }
 
-std::vector<array> grid_sample_ref_fn(const std::vector<array>& in) {
-  return {examples::grid_sample_ref(in[0], in[1])};
-}
-
 // Custom kernels need the GPU backend: skip where there is no Vulkan device
 // or MLX_LITE_DEVICE=cpu keeps the process off it (the CPU default device
 // would make grid_sample the reference, and these tests vacuous).
@@ -140,8 +119,8 @@ TEST_P(GridSampleKernels, ForwardMatchesLoopAndReference) {
   array out = examples::grid_sample_forward(x, grid);
   ASSERT_EQ(out.shape(), (Shape{c.N, c.gH, c.gW, c.C}));
   ASSERT_EQ(out.dtype(), float32);
-  const auto got = to_host(out);
-  const auto want = grid_sample_loop(to_host(x), to_host(grid), c);
+  const auto got = values(out);
+  const auto want = grid_sample_loop(values(x), values(grid), c);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     ASSERT_NEAR(got[i], want[i], 1e-5 * (1 + std::abs(want[i]))) << "at flat index " << i;
@@ -162,7 +141,7 @@ TEST_P(GridSampleKernels, ForwardMatchesLoopAndReference) {
 TEST_P(GridSampleKernels, VjpMatchesAutodiffOfReference) {
   const Case c = GetParam();
   auto [x, grid] = inputs(c, 2);
-  array cot = random::normal({c.N, c.gH, c.gW, c.C}, float32, random::key(3), kCpu);
+  array cot = cotangent(c, 3);
   auto [outs, grads] = vjp(grid_sample_fn, {x, grid}, {cot});
   ASSERT_EQ(grads.size(), 2u);
   ASSERT_EQ(grads[0].shape(), x.shape());
@@ -177,8 +156,8 @@ TEST_P(GridSampleKernels, VjpMatchesAutodiffOfReference) {
   EXPECT_ALLCLOSE(grads[0], ref_grads[0], 1e-4, 1e-5) << "x_grad";
   EXPECT_ALLCLOSE(grads[1], ref_grads[1], 1e-4, 1e-4 * c.C * std::max(c.H, c.W)) << "grid_grad";
   // The far-outside point has no gradient.
-  EXPECT_EQ(to_host(grads[1])[0], 0.0f);
-  EXPECT_EQ(to_host(grads[1])[1], 0.0f);
+  EXPECT_EQ(values(grads[1])[0], 0.0f);
+  EXPECT_EQ(values(grads[1])[1], 0.0f);
 }
 
 TEST_P(GridSampleKernels, VjpAndJvpMatchFiniteDifferences) {
@@ -195,11 +174,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GridSampleKernels,
                          ::testing::Values(Case{1, 5, 7, 1, 4, 3}, Case{3, 5, 7, 3, 3, 4},
                                            Case{1, 6, 4, 33, 3, 2}, Case{3, 7, 5, 33, 2, 3},
                                            Case{3, 1, 1, 3, 2, 2}),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           std::ostringstream os;
-                           os << info.param;
-                           return os.str();
-                         });
+                         ::testing::PrintToStringParamName());
 
 class GridSampleKernelsMisc : public KernelTest {};
 
@@ -256,18 +231,14 @@ TEST_F(GridSampleKernelsMisc, Float16MatchesFloat32Reference) {
 TEST_F(GridSampleKernelsMisc, ValueAndGradOfALargerGraph) {
   const Case c{3, 5, 7, 3, 4, 3};
   auto [x, grid] = inputs(c, 11);
-  auto loss = [](auto sampler) {
-    return [sampler](const std::vector<array>& in) {
-      array out = sampler(exp(in[0] * 0.5f), tanh(in[1]) * 1.2f);
-      return sum(square(out) + out);
-    };
-  };
   auto custom = value_and_grad(
-      loss([](const array& a, const array& g) { return examples::grid_sample(a, g); }), {0, 1});
+      sampled_loss([](const array& a, const array& g) { return examples::grid_sample(a, g); }),
+      {0, 1});
   auto [value, grads] = custom({x, grid});
   DeviceScope cpu(kCpu);
   auto ref = value_and_grad(
-      loss([](const array& a, const array& g) { return examples::grid_sample_ref(a, g); }), {0, 1});
+      sampled_loss([](const array& a, const array& g) { return examples::grid_sample_ref(a, g); }),
+      {0, 1});
   auto [ref_value, ref_grads] = ref({x, grid});
   EXPECT_ALLCLOSE(value, ref_value, 1e-5, 1e-5);
   EXPECT_ALLCLOSE(grads[0], ref_grads[0], 1e-4, 1e-4);
@@ -279,7 +250,7 @@ TEST_F(GridSampleKernelsMisc, ValueAndGradOfALargerGraph) {
 TEST_F(GridSampleKernelsMisc, CpuDefaultDeviceUsesTheReference) {
   const Case c{1, 5, 7, 3, 4, 3};
   auto [x, grid] = inputs(c, 12);
-  array cot = random::normal({c.N, c.gH, c.gW, c.C}, float32, random::key(13), kCpu);
+  array cot = cotangent(c, 13);
   DeviceScope cpu(kCpu);
   auto [outs, grads] = vjp(grid_sample_fn, {x, grid}, {cot});
   auto [ref_outs, ref_grads] = vjp(grid_sample_ref_fn, {x, grid}, {cot});

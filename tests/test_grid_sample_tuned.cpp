@@ -14,32 +14,20 @@
 #include "examples/grid_sample_ref.h"
 #include "examples/grid_sample_tuned.h"
 #include "gpu_test_util.h"
+#include "grid_sample_test_util.h"
 #include "mlx_lite/testing.h"
+#include "test_util.h"
 
 using namespace mlx_lite;
 using gpu_test::kCpu;
-using gpu_test::kGpu;
+using grid_sample_test::Case;
+using grid_sample_test::cotangent;
+using grid_sample_test::DeviceScope;
+using grid_sample_test::grid_sample_ref_fn;
+using grid_sample_test::sampled_loss;
+using test_util::values_as;
 
 namespace {
-
-struct Case {
-  int N, H, W, C, gH, gW;
-};
-
-std::ostream& operator<<(std::ostream& os, const Case& c) {
-  return os << "N" << c.N << "_H" << c.H << "_W" << c.W << "_C" << c.C << "_g" << c.gH << "x"
-            << c.gW;
-}
-
-// Runs ops on `d` by default while alive.
-class DeviceScope {
- public:
-  explicit DeviceScope(Device d) : saved_(default_device()) { set_default_device(d); }
-  ~DeviceScope() { set_default_device(saved_); }
-
- private:
-  Device saved_;
-};
 
 // x ~ N(0, 1); grid uniform in [-lim, lim] (some points partly or wholly
 // outside x), a few set far outside and on the image's corners.
@@ -65,23 +53,13 @@ std::pair<array, array> inputs(const Case& c, uint64_t seed, float lim = 1.3f) {
   return {x, grid};
 }
 
-std::vector<array> ref_fn(const std::vector<array>& in) {
-  return {examples::grid_sample_ref(in[0], in[1])};
-}
-
 // The reference's output and (x_grad, grid_grad) for cotangent `cot`, on the CPU.
 std::pair<array, std::vector<array>> reference(const array& x, const array& grid,
                                                const array& cot) {
   DeviceScope cpu(kCpu);
-  auto [outs, grads] = vjp(ref_fn, {x, grid}, {cot});
+  auto [outs, grads] = vjp(grid_sample_ref_fn, {x, grid}, {cot});
   eval({outs[0], grads[0], grads[1]});
   return {outs[0], grads};
-}
-
-array cotangent(const Case& c, uint64_t seed) {
-  array cot = random::normal({c.N, c.gH, c.gW, c.C}, float32, random::key(seed), kCpu);
-  eval(cot);
-  return cot;
 }
 
 bool bit_identical(const array& a, const array& b) {
@@ -128,11 +106,7 @@ TEST_P(GridSampleTuned, VjpMatchesAutodiffOfTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GridSampleTuned, ::testing::ValuesIn(kCases),
-                         [](const auto& info) {
-                           std::ostringstream os;
-                           os << info.param;
-                           return os.str();
-                         });
+                         ::testing::PrintToStringParamName());
 
 class GridSampleTunedMisc : public gpu_test::GpuTest {};
 
@@ -181,9 +155,7 @@ TEST_F(GridSampleTunedMisc, BucketsHoldThePointsInIndexOrder) {
   for (const Case& c : {Case{2, 4, 5, 3, 24, 20}, Case{3, 9, 11, 4, 7, 5}}) {
     auto [x, grid] = inputs(c, 13, 1.1f);
     auto stages = examples::grid_sample_tuned_detail::vjp_stages(x, grid, cotangent(c, 14));
-    array sorted = contiguous(stages.sorted, false, kCpu);
-    eval(sorted);
-    const float* g = grid.data<float>();
+    const auto g = values_as<float>(grid);
     std::vector<std::pair<int64_t, int>> expected;  // (cell, point)
     for (int p = 0; p < c.N * c.gH * c.gW; ++p) {
       const float ix = ((g[2 * p] + 1.0f) * c.W - 1.0f) / 2.0f;
@@ -195,7 +167,7 @@ TEST_F(GridSampleTunedMisc, BucketsHoldThePointsInIndexOrder) {
     }
     std::stable_sort(expected.begin(), expected.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    const int* got = sorted.data<int>();
+    const auto got = values_as<int>(stages.sorted);
     for (size_t i = 0; i < expected.size(); ++i) {
       ASSERT_EQ(got[i], expected[i].second) << c << " at " << i;
     }
@@ -219,19 +191,15 @@ TEST_F(GridSampleTunedMisc, AllPointsOutside) {
 TEST_F(GridSampleTunedMisc, ValueAndGradThroughCustomFunction) {
   const Case c{3, 5, 7, 4, 4, 3};
   auto [x, grid] = inputs(c, 9);
-  auto loss = [](auto sampler) {
-    return [sampler](const std::vector<array>& in) {
-      array out = sampler(exp(in[0] * 0.5f), tanh(in[1]) * 1.2f);
-      return sum(square(out) + out);
-    };
-  };
-  auto custom = value_and_grad(
-      loss([](const array& a, const array& g) { return examples::grid_sample_tuned(a, g); }),
-      {0, 1});
+  auto custom = value_and_grad(sampled_loss([](const array& a, const array& g) {
+                                 return examples::grid_sample_tuned(a, g);
+                               }),
+                               {0, 1});
   auto [value, grads] = custom({x, grid});
   DeviceScope cpu(kCpu);
   auto ref = value_and_grad(
-      loss([](const array& a, const array& g) { return examples::grid_sample_ref(a, g); }), {0, 1});
+      sampled_loss([](const array& a, const array& g) { return examples::grid_sample_ref(a, g); }),
+      {0, 1});
   auto [ref_value, ref_grads] = ref({x, grid});
   EXPECT_ALLCLOSE(value, ref_value, 1e-5, 1e-5);
   EXPECT_ALLCLOSE(grads[0], ref_grads[0], 1e-4, 1e-4);
