@@ -263,18 +263,28 @@ struct Problem {
   }
 };
 
-Problem& problem(const benchmark::State& state) {
+// The problem of the benchmark's arguments (N, H, W, C, gH, gW), or null,
+// the benchmark skipped, where x is larger than one binding can address (as
+// mlx_lite's benchmarks skip it).
+Problem* problem(benchmark::State& state) {
   static std::unique_ptr<Problem> p;
   auto at = [&](int i) { return static_cast<int>(state.range(i)); };
+  const uint64_t x_bytes = uint64_t{4} * at(0) * at(1) * at(2) * at(3);
+  if (x_bytes > gpu().physical.getProperties().limits.maxStorageBufferRange) {
+    state.SkipWithError("larger than this device's maxStorageBufferRange");
+    return nullptr;
+  }
   if (!p || p->n != at(0) || p->h != at(1) || p->c != at(3) || p->gh != at(4)) {
     p.reset();  // free the previous shape's buffers first
     p = std::make_unique<Problem>(at(0), at(1), at(2), at(3), at(4), at(5));
   }
-  return *p;
+  return p.get();
 }
 
 void BM_RawVulkanGridSampleForward(benchmark::State& state) {
-  auto& p = problem(state);
+  Problem* found = problem(state);
+  if (!found) return;
+  Problem& p = *found;
   Kernel k(shader_text(mlx_lite::examples::kGridSampleForwardSource, {"x", "grid"}, {"out"}),
            {&*p.x, &*p.grid, &*p.out});
   Shapes shapes = p.shapes;
@@ -289,7 +299,9 @@ void BM_RawVulkanGridSampleForward(benchmark::State& state) {
 }
 
 void BM_RawVulkanGridSampleVjp(benchmark::State& state) {
-  auto& p = problem(state);
+  Problem* found = problem(state);
+  if (!found) return;
+  Problem& p = *found;
   Kernel k(shader_text(mlx_lite::examples::kGridSampleVjpSource, {"x", "grid", "cotangent"},
                        {"x_grad", "grid_grad"}),
            {&*p.x, &*p.grid, &*p.cotangent, &*p.x_grad, &*p.grid_grad});
