@@ -62,7 +62,7 @@ void BM_CustomKernelFirstCompile(benchmark::State& state) {
   setenv("MLX_LITE_KERNEL_CACHE", "off", 1);
   array a = zeros({16}, float32, kGpu);
   eval(a);
-  int n = 0;
+  static int n = 0;  // across repetitions too: every source is new
   for (auto _ : state) {
     // A new comment makes new source: nothing is cached.
     auto kernel = fast::vulkan_kernel("myexp", {"inp"}, {"out"},

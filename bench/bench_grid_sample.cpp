@@ -95,7 +95,8 @@ void BM_GridSampleCustomVjpKernel(benchmark::State& state) {
   const auto [n, h, w, c, gh, gw] = sizes_of(state);
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
-  array cotangent = ones({n, gh, gw, c}, float32, kGpu);
+  // Dense, as a real cotangent (ones() would be a broadcast view the kernel copies).
+  array cotangent = random::uniform(-1.0f, 1.0f, {n, gh, gw, c}, float32, random::key(1), kGpu);
   eval(cotangent);
   for (auto _ : state) {
     auto [x_grad, grid_grad] = examples::grid_sample_vjp(inputs->x, inputs->grid, cotangent);

@@ -5,6 +5,7 @@
 // GLSL keyword names, compilation errors and the memory and disk caches,
 // argument errors, and a kernel inside custom_function under grad. Each
 // result is checked against the CPU backend, a plain loop or hand values.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -951,6 +952,21 @@ TEST_F(CustomKernelTest, InitValueFillsEveryOutputBeforeTheKernel) {
   test_util::expect_values(outs[2], std::vector<double>(n, 7.5), 0, "float16");
   test_util::expect_values(outs[3], std::vector<double>(n, 7.5), 0, "bfloat16");
   test_util::expect_values(outs[4], std::vector<double>(n, 7), 0, "uint8");
+  // Values each dtype holds exactly are written by a transfer fill (odd byte
+  // counts rounded up to words), others converted as astype does.
+  auto untouched = fast::vulkan_kernel("untouched", {}, {"a", "b", "c", "d", "e", "f"}, "");
+  const std::vector<Dtype> more = {int32, uint8, uint32, bool_, int64, int64};
+  for (float value : {3.0f, 0.0f, -1.0f}) {
+    auto filled = untouched({}, std::vector<Shape>(6, {n}), more, {1, 1, 1}, {1, 1, 1}, {}, value);
+    for (size_t k = 0; k < more.size(); ++k) {
+      double want = more[k] == bool_ ? (value != 0) : value;
+      if (value < 0 && (more[k] == uint8 || more[k] == uint32)) {
+        want = test_util::values(astype(array(value), more[k], kCpu))[0];
+      }
+      test_util::expect_values(filled[k], std::vector<double>(n, want), 0,
+                               fmt::format("{} filled with {}", dtype_name(more[k]), value));
+    }
+  }
 }
 
 // A histogram: many threads add into the same few bins, with GLSL's

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -50,6 +52,39 @@ std::optional<std::array<uint32_t, 3>> physical_groups(const std::array<uint64_t
   if (z > max[2]) return std::nullopt;
   return std::array<uint32_t, 3>{static_cast<uint32_t>(x), static_cast<uint32_t>(y),
                                  static_cast<uint32_t>(z)};
+}
+
+// The 32 bits that repeat through a buffer of `dtype` elements equal to
+// `value` (so that vkCmdFillBuffer writes it), or none where the value is not
+// exactly one of the dtype's (those convert as astype does, in fill_gpu) or
+// is an int64 whose two halves differ.
+std::optional<uint32_t> fill_word(float value, Dtype dtype) {
+  const bool integral = std::trunc(value) == value;
+  auto in = [&](double lo, double hi) { return integral && value >= lo && value <= hi; };
+  auto repeat16 = [](uint16_t b) { return uint32_t{b} | uint32_t{b} << 16; };
+  switch (dtype.val) {
+    case Dtype::Val::bool_:
+      return value != 0 ? 0x01010101u : 0u;
+    case Dtype::Val::uint8:
+      if (!in(0, 255)) return std::nullopt;
+      return static_cast<uint32_t>(value) * 0x01010101u;
+    case Dtype::Val::uint32:
+      if (!in(0, 4294967040.0)) return std::nullopt;
+      return static_cast<uint32_t>(value);
+    case Dtype::Val::int32:
+      if (!in(-2147483648.0, 2147483520.0)) return std::nullopt;
+      return static_cast<uint32_t>(static_cast<int32_t>(value));
+    case Dtype::Val::int64:
+      if (value != 0 && value != -1) return std::nullopt;
+      return value == 0 ? 0u : 0xffffffffu;
+    case Dtype::Val::float16:
+      return repeat16(float16_t(value).bits);
+    case Dtype::Val::bfloat16:
+      return repeat16(bfloat16_t(value).bits);
+    case Dtype::Val::float32:
+      return std::bit_cast<uint32_t>(value);
+  }
+  return std::nullopt;
 }
 
 template <typename T>
@@ -127,13 +162,24 @@ void CustomKernel::eval_gpu(const std::vector<array>& inputs, std::vector<array>
     }
   }
   for (auto& out : outputs) {
-    if (launch_.init_value) {
+    const auto word =
+        launch_.init_value ? fill_word(*launch_.init_value, out.dtype()) : std::nullopt;
+    if (launch_.init_value && !word) {
       fill_gpu(array(*launch_.init_value), out);
+      continue;
+    }
+    cpu::allocate(out);
+    if (!word) continue;
+    // vkCmdFillBuffer writes whole words: the block's capacity covers the rounding up.
+    Binding b = output_binding(out);
+    const uint64_t bytes = (out.nbytes() + 3) / 4 * 4;
+    if (bytes <= b.range) {
+      b.range = bytes;
+      encoder.fill(b, *word);
     } else {
-      cpu::allocate(out);
+      fill_gpu(array(*launch_.init_value), out);
     }
   }
-
   std::vector<int64_t> words(launch_.metadata_bytes / 8, 0);
   const auto groups = workgroups(launch_.grid, launch_.threadgroup);
   for (int i = 0; i < 3; ++i) {

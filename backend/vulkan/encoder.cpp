@@ -23,6 +23,12 @@ struct Encoder::Pipeline {
 
 namespace {
 
+// Work is compute dispatches and transfer fills (fill()): barriers order both.
+constexpr auto kWorkStages =
+    vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer;
+constexpr auto kWorkWrites = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite;
+constexpr auto kWorkAccess = kWorkWrites | vk::AccessFlagBits::eShaderRead;
+
 Binding binding(const array& a, bool written) {
   const Block& b = block_of(a.buffer());
   // Shaders index a binding, which reaches maxStorageBufferRange bytes: the
@@ -75,10 +81,8 @@ void Encoder::begin_if_needed() {
   auto& cb = batches_[current_].commands;
   cb.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
   // Orders this batch after the writes of batches submitted before it.
-  vk::MemoryBarrier barrier(vk::AccessFlagBits::eShaderWrite,
-                            vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
-  cb.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
-                     vk::PipelineStageFlagBits::eComputeShader, {}, barrier, {}, {});
+  vk::MemoryBarrier barrier(kWorkWrites, kWorkAccess);
+  cb.pipelineBarrier(kWorkStages, kWorkStages, {}, barrier, {}, {});
   recording_ = true;
   bound_ = nullptr;
 }
@@ -127,11 +131,8 @@ void Encoder::barrier_if_needed(const std::vector<Binding>& bindings) {
     needed |= overlaps(written_, b) || (b.written && overlaps(read_, b));
   }
   if (needed) {
-    vk::MemoryBarrier barrier(vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eShaderRead,
-                              vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
-    batches_[current_].commands.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
-                                                vk::PipelineStageFlagBits::eComputeShader, {},
-                                                barrier, {}, {});
+    vk::MemoryBarrier barrier(kWorkAccess, kWorkAccess);
+    batches_[current_].commands.pipelineBarrier(kWorkStages, kWorkStages, {}, barrier, {}, {});
     written_.clear();
     read_.clear();
   }
@@ -187,6 +188,15 @@ void Encoder::record(Pipeline& p, const std::vector<Binding>& bindings,
   ++recorded_;
 }
 
+void Encoder::fill(const Binding& target, uint32_t word) {
+  if (target.range == 0) return;
+  if (recorded_ >= kMaxDispatches) submit();
+  begin_if_needed();
+  barrier_if_needed({target});
+  batches_[current_].commands.fillBuffer(target.buffer, target.offset, target.range, word);
+  ++recorded_;
+}
+
 Binding Encoder::metadata(const std::vector<int64_t>& words) {
   // A kernel asks for its metadata before it dispatches, so this is where a
   // full batch is submitted (not in dispatch(), which would separate the
@@ -222,9 +232,9 @@ void Encoder::submit() {
   if (!recording_) return;
   auto& batch = batches_[current_];
   // Make the shaders' writes visible to the host that may read them next.
-  vk::MemoryBarrier to_host(vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eHostRead);
-  batch.commands.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
-                                 vk::PipelineStageFlagBits::eHost, {}, to_host, {}, {});
+  vk::MemoryBarrier to_host(kWorkWrites, vk::AccessFlagBits::eHostRead);
+  batch.commands.pipelineBarrier(kWorkStages, vk::PipelineStageFlagBits::eHost, {}, to_host, {},
+                                 {});
   batch.commands.end();
   vk::CommandBuffer cb = *batch.commands;
   device_.queue().submit(vk::SubmitInfo({}, {}, cb), *batch.fence);

@@ -58,6 +58,10 @@ class Encoder {
                        const std::vector<uint32_t>& spec, const std::vector<Binding>& bindings,
                        const std::array<uint32_t, 3>& groups);
 
+  // Records a fill of `target` (offset and range multiples of 4) with the
+  // 32-bit `word` repeated (vkCmdFillBuffer), ordered like a dispatch.
+  void fill(const Binding& target, uint32_t word);
+
   // A small readonly buffer holding `words`, alive until the work completes.
   // Call it before dispatch(): a full batch is submitted here.
   Binding metadata(const std::vector<int64_t>& words);
