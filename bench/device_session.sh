@@ -17,8 +17,10 @@ case "${1:-}" in
   pack)
     cd "$(dirname "$0")/.."
     scripts/build.sh "${programs[@]}"
+    rm -rf .devpack      # only this session's programs travel
     mkdir -p .git/info  # pack.sh records .devpack/ in .git/info/exclude
     ../shared/device/pack.sh "${programs[@]/#/build/bench/}"
+    strip .devpack/bin/*  # symbols are not needed there, and the carry is limited
     cp bench/device_session.sh bench/compare_torch.py .devpack/
     ;;
   run)
