@@ -7,7 +7,8 @@
 
 namespace mlx_lite::gpu {
 
-// Whether a Vulkan device can be used (a loader and at least one device).
+// Whether GPU work can run in this process: a Vulkan loader and device exist
+// and MLX_LITE_DEVICE is not "cpu".
 bool is_available();
 
 // Name, driver, device type, subgroup size, memory, limits and features of the

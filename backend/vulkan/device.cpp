@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "backend/gpu_backend.h"
 #include "mlx_lite/gpu.h"
 
 namespace mlx_lite::vulkan {
@@ -250,7 +251,7 @@ Device::Device() {
 namespace mlx_lite::gpu {
 
 bool is_available() {
-  return vulkan::Device::available();
+  return gpu_backend::is_active();  // MLX_LITE_DEVICE=cpu keeps the process off Vulkan
 }
 
 std::unordered_map<std::string, std::variant<std::string, size_t>> device_info() {
