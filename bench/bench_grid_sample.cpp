@@ -91,6 +91,25 @@ void BM_GridSampleCustomForward(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * points * (2 + c + 4 * c) * 4);
 }
 
+// Eight forwards recorded into one eval (one submit, one wait): the time per
+// iteration over 8 is the kernel's GPU time without the host's round trip
+// per eval, which CustomForward and bench_raw_vulkan_grid_sample include.
+void BM_GridSampleCustomForwardQueued8(benchmark::State& state) {
+  const auto [n, h, w, c, gh, gw] = sizes_of(state);
+  const auto inputs = make_inputs(state, sizes_of(state));
+  if (!inputs) return;
+  constexpr int kQueued = 8;
+  for (auto _ : state) {
+    std::vector<array> outs;
+    for (int i = 0; i < kQueued; ++i) {
+      outs.push_back(examples::grid_sample_forward(inputs->x, inputs->grid));
+    }
+    eval(outs);
+  }
+  const int64_t points = int64_t(n) * gh * gw;
+  state.SetBytesProcessed(state.iterations() * kQueued * points * (2 + c + 4 * c) * 4);
+}
+
 void BM_GridSampleCustomVjpKernel(benchmark::State& state) {
   const auto [n, h, w, c, gh, gw] = sizes_of(state);
   const auto inputs = make_inputs(state, sizes_of(state));
@@ -184,5 +203,6 @@ BENCHMARK(BM_GridSampleComposedForward)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GridSampleCustomForward)->Apply(both_shapes);
+BENCHMARK(BM_GridSampleCustomForwardQueued8)->Apply(both_shapes);
 BENCHMARK(BM_GridSampleCustomVjpKernel)->Apply(both_shapes);
 BENCHMARK(BM_GridSampleCustomVjp)->Apply(both_shapes);

@@ -2,6 +2,7 @@
 """grid_sample in PyTorch beside mlx_lite's, on one GPU in one session.
 
     python3 bench/compare_torch.py [--mlx-bench PROGRAM [PROGRAM ...]] [--json FILE]
+                                   [--keep-reports DIR]
 
 Times, on the seed's shapes (x 8x1024x1024x64 NHWC, grid 8x256x256x2,
 float32) and a small one:
@@ -11,7 +12,10 @@ float32) and a small one:
   - torch_F: torch.nn.functional.grid_sample (NCHW through permute,
     bilinear, zeros padding, align_corners=False), forward and forward +
     backward.
-Each figure is the median of --reps timed runs (CUDA events) after warm-up.
+Each PyTorch figure is the median of --reps runs after warm-up, timed from
+the call until the result is ready on the host (as Google Benchmark times an
+mlx_lite eval, which submits and waits); the CUDA-event time (GPU only,
+without the final wait) is printed and kept beside it.
 With --mlx-bench, the mlx_lite programs (bench_grid_sample,
 bench_grid_sample_kernels, bench_raw_vulkan_grid_sample) run in the same
 session and their Google Benchmark results print beside PyTorch's, with the
@@ -21,8 +25,10 @@ every figure (bench/plot_grid_sample.py draws the chart from it).
 """
 import argparse
 import json
+import os
 import statistics
 import subprocess
+import time
 
 import torch
 import torch.nn.functional as F
@@ -71,18 +77,25 @@ def functional(x, grid):
 
 
 def median_ms(fn, reps, warmup=3):
+    """Two medians of `reps` runs, in ms: "wall", from the call until the
+    result is ready on the host (time.perf_counter around fn() and
+    torch.cuda.synchronize(), as Google Benchmark's real time covers an
+    mlx_lite eval(), which submits and waits); and "gpu", between CUDA events
+    recorded around fn() (the launches' GPU time, without the final wait)."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    times = []
+    wall, gpu = [], []
     for _ in range(reps):
         start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        begin = time.perf_counter()
         start.record()
         fn()
         stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
+        torch.cuda.synchronize()
+        wall.append((time.perf_counter() - begin) * 1e3)
+        gpu.append(start.elapsed_time(stop))
+    return {"wall": statistics.median(wall), "gpu": statistics.median(gpu)}
 
 
 def torch_times(shape, reps):
@@ -113,20 +126,49 @@ def torch_times(shape, reps):
     }
 
 
-def mlx_times(program):
-    """Median real time (ms) of each benchmark of one program, by shape."""
+def torch_parts(reps):
+    """The composed forward's big ops on the seed's shapes, one at a time, as
+    bench_grid_sample.cpp's BM_GridSampleParts/0..3 time them in mlx_lite."""
+    N, H, W, C, gH, gW = SHAPES["8/1024/1024/64/256/256"]
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    x = torch.rand((N, H, W, C), device="cuda", generator=gen) * 2 - 1
+    grid = torch.rand((N, gH, gW, 2), device="cuda", generator=gen) * 2.2 - 1.1
+    iy = torch.floor(grid[..., 1] * (H // 2) + H // 2).long().clamp(0, H - 1)
+    ix = torch.floor(grid[..., 0] * (W // 2) + W // 2).long().clamp(0, W - 1)
+    batch = torch.arange(N, device="cuda")[:, None, None]
+    sampled = x[batch, iy, ix, :]
+    weight = grid[..., 0, None]
+    with torch.no_grad():
+        return {
+            "GridSampleParts/0": median_ms(lambda: x[batch, iy, ix, :], reps),
+            "GridSampleParts/1": median_ms(lambda: sampled * weight, reps),
+            "GridSampleParts/2": median_ms(lambda: sampled + sampled, reps),
+            "GridSampleParts/3": median_ms(
+                lambda: torch.zeros_like(x).index_put_((batch, iy, ix), sampled, accumulate=True),
+                reps),
+        }
+
+
+def mlx_times(program, keep_dir=None):
+    """Median real time (ms) of each benchmark of one program, by shape; the
+    program's whole report (means, deviations) goes to keep_dir/NAME.json."""
     result = subprocess.run([program, "--benchmark_format=json", "--benchmark_repetitions=5",
                              "--benchmark_report_aggregates_only=true"],
                             check=True, capture_output=True, text=True)
+    if keep_dir:
+        with open(os.path.join(keep_dir, os.path.basename(program) + ".json"), "w") as f:
+            f.write(result.stdout)
     report = json.loads(result.stdout)
     times = {}
     for b in report["benchmarks"]:
         if b.get("aggregate_name") != "median" or "error_occurred" in b:
             continue
-        # run_name: BM_<family>/<N>/<H>/<W>/<C>/<gH>/<gW>/real_time
-        family, shape = b["run_name"].removesuffix("/real_time").split("/", 1)
+        # run_name: BM_<family>/<N>/<H>/<W>/<C>/<gH>/<gW>/real_time, or
+        # BM_GridSampleParts/<part>/real_time (filed under "parts")
+        name = b["run_name"].removesuffix("/real_time").removeprefix("BM_")
+        family, shape = name.split("/", 1) if name.count("/") >= 6 else (name, "parts")
         scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b["time_unit"]]
-        times.setdefault(shape, {})[family.removeprefix("BM_")] = b["real_time"] * scale
+        times.setdefault(shape, {})[family] = b["real_time"] * scale
     return report["context"], times
 
 
@@ -136,12 +178,19 @@ def main():
                         help="mlx_lite benchmark programs to run in this session")
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--json", help="write every figure here")
+    parser.add_argument("--keep-reports", metavar="DIR",
+                        help="write each mlx_lite program's Google Benchmark JSON here")
     args = parser.parse_args()
-    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}")
+    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}", flush=True)
     mlx = {}
     for program in args.mlx_bench:
-        context, times = mlx_times(program)
-        print(f"{program} on {context.get('gpu')} (driver {context.get('driver')})")
+        try:
+            context, times = mlx_times(program, args.keep_reports)
+        except (subprocess.CalledProcessError, json.JSONDecodeError) as err:
+            # One broken program must not cost the session's other figures.
+            print(f"{program} failed: {err}\n{getattr(err, 'stderr', '')[-2000:]}", flush=True)
+            continue
+        print(f"{program} on {context.get('gpu')} (driver {context.get('driver')})", flush=True)
         for shape, families in times.items():
             mlx.setdefault(shape, {}).update(families)
     report = {"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "shapes": {}}
@@ -149,7 +198,7 @@ def main():
         print(f"\nshape N/H/W/C/gH/gW = {name}")
         ref = torch_times(shape, args.reps)
         for key, ms in ref.items():
-            print(f"  {key:34s} {ms:9.3f} ms")
+            print(f"  {key:34s} {ms['wall']:9.3f} ms  (CUDA events {ms['gpu']:.3f} ms)")
         for key, ms in mlx.get(name, {}).items():
             composed_op = "Composed" in key
             if "Forward" in key:
@@ -159,9 +208,19 @@ def main():
                            "torch_F_forward_backward")
             else:
                 against = None
-            ratio = f"  ({ms / ref[against]:.2f}x {against})" if against else ""
+            ratio = (f"  ({ms / ref[against]['wall']:.2f}x {against},"
+                     f" {ms / ref[against]['gpu']:.2f}x its CUDA-event time)" if against else "")
             print(f"  mlx_lite {key:34s} {ms:9.3f} ms{ratio}")
         report["shapes"][name] = {"torch": ref, "mlx_lite": mlx.get(name, {})}
+    if "parts" in mlx:
+        print("\nthe composed forward's ops, one at a time, on the seed's shapes"
+              " (0 gather, 1 broadcast multiply, 2 add, 3 the gather's vjp)")
+        ref = torch_parts(args.reps)
+        for key, ms in mlx["parts"].items():
+            against = (f"  ({ms / ref[key]['wall']:.2f}x torch {ref[key]['wall']:.3f} ms,"
+                       f" CUDA events {ref[key]['gpu']:.3f} ms)" if key in ref else "")
+            print(f"  mlx_lite {key:34s} {ms:9.3f} ms{against}")
+        report["parts"] = {"torch": ref, "mlx_lite": mlx["parts"]}
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)

@@ -4,8 +4,8 @@
     python3 bench/plot_grid_sample.py REPORT.json docs/grid_sample.png
 
 REPORT.json is what `bench/compare_torch.py --json` wrote (Google Benchmark
-medians of the mlx_lite programs and PyTorch's CUDA-event medians, one
-session). One panel per direction (forward; forward + backward or VJP) for
+medians of the mlx_lite programs and PyTorch's medians, call to result on
+the host, as eval() is timed; one session). One panel per direction (forward; forward + backward or VJP) for
 the seed's shape, bars sorted by time, PyTorch's in another colour.
 Needs matplotlib (Debian: python3-matplotlib).
 """
@@ -25,9 +25,11 @@ def main():
     with open(report_path) as f:
         report = json.load(f)
     shape = report["shapes"][SEED]
-    rows = [(f"torch {k.removeprefix('torch_')}", v, True) for k, v in shape["torch"].items()]
+    rows = [(f"torch {k.removeprefix('torch_')}", v["wall"], True)
+            for k, v in shape["torch"].items()]
+    # Queued8 times eight forwards per eval: not one call.
     rows += [(f"mlx_lite {k}", v, False) for k, v in shape["mlx_lite"].items()
-             if "Parts" not in k]
+             if "Queued" not in k]
     panels = {
         "forward": [r for r in rows if "orward" in r[0] and "backward" not in r[0]
                     and "Vjp" not in r[0]],
