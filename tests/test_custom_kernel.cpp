@@ -392,6 +392,52 @@ TEST_F(CustomKernelTest, ShapeStridesAndNdimReachTheKernel) {
   }
 }
 
+// Metadata up to 128 bytes is a push-constant block; more (here 24 + 4 x (32
+// + 16) bytes) is a buffer at binding 0. Both must deliver the same values.
+TEST_F(CustomKernelTest, MetadataInPushConstantsOrPastThemInABuffer) {
+  const char* source = R"(
+    for (int d = 0; d < 4; ++d) {
+      meta[d] = a_shape[d];        meta[4 + d] = a_strides[d];
+      meta[8 + d] = b_shape[d];    meta[12 + d] = b_strides[d];
+      meta[16 + d] = c_shape[d];   meta[20 + d] = c_strides[d];
+      meta[24 + d] = e_shape[d];   meta[28 + d] = e_strides[d];
+    }
+  )";
+  array a = zeros({2, 3, 4, 5}, float32, kGpu);
+  array b = transpose(zeros({2, 3, 4, 5}, float32, kGpu), {3, 2, 1, 0});
+  array c = broadcast_to(zeros({1, 3, 1, 5}, float32, kGpu), {4, 3, 2, 5});
+  array e = zeros({7, 1, 2, 1}, float32, kGpu);
+  eval({a, b, c, e});
+  std::vector<int64_t> want;
+  for (const array& x : {a, b, c, e}) {
+    want.insert(want.end(), x.shape().begin(), x.shape().end());
+    want.insert(want.end(), x.strides().begin(), x.strides().end());
+  }
+  std::vector<int64_t> got(32);
+  auto big = fast::vulkan_kernel("meta_big", {"a", "b", "c", "e"}, {"meta"}, source, "", false);
+  std::string glsl = stdout_of([&] {
+    got = values_as<int64_t>(
+        big({a, b, c, e}, {{32}}, {int64}, {1, 1, 1}, {1, 1, 1}, {}, std::nullopt, true)[0]);
+  });
+  EXPECT_CONTAINS(glsl, "layout(set = 0, binding = 0, std430) readonly buffer mlx_metadata");
+  EXPECT_EQ(got, want);
+
+  // Two inputs: 24 + 2 x 48 = 120 bytes, push constants.
+  auto small = fast::vulkan_kernel("meta_small", {"a", "b"}, {"meta"}, R"(
+    for (int d = 0; d < 4; ++d) {
+      meta[d] = a_shape[d];        meta[4 + d] = a_strides[d];
+      meta[8 + d] = b_shape[d];    meta[12 + d] = b_strides[d];
+    }
+  )",
+                                   "", false);
+  glsl = stdout_of([&] {
+    got = values_as<int64_t>(
+        small({a, b}, {{16}}, {int64}, {1, 1, 1}, {1, 1, 1}, {}, std::nullopt, true)[0]);
+  });
+  EXPECT_CONTAINS(glsl, "layout(push_constant, std430) uniform mlx_metadata");
+  EXPECT_EQ(got, std::vector<int64_t>(want.begin(), want.begin() + 16));
+}
+
 TEST_F(CustomKernelTest, MetadataIsGeneratedOnlyForNamesTheSourceUses) {
   auto kernel = fast::vulkan_kernel("meta_used", {"a", "b"}, {"out"}, R"(
     uint i = thread_position_in_grid.x;

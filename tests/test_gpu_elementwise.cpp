@@ -132,6 +132,25 @@ TEST_F(GpuElementwise, OddSizesAndAMillionElements) {
   }
 }
 
+// Shaders read the metadata's first 16 words from push constants and the
+// rest from its buffer (shaders/common.glsl's meta_at): operands of rank 6
+// that no dims merge in need 2 + 6 + 3 x 7 = 29 words, on both paths (a small
+// array, one element per thread; a large one, runs of 4).
+TEST_F(GpuElementwise, MetadataPastThePushConstants) {
+  for (int inner : {3, 2048}) {
+    const Shape shape = {2, 3, 2, 3, 2, inner};
+    array a =
+        transpose(reshape(test_values({6 * 6 * 2 * inner}, float32, 40), {inner, 2, 3, 2, 3, 2}),
+                  {5, 4, 3, 2, 1, 0});
+    array b = slice(test_values({4, 3, 4, 3, 4, inner}, float32, 41), {0, 0, 0, 0, 0, 0},
+                    {4, 3, 4, 3, 4, inner}, {2, 1, 2, 1, 2, 1});
+    ASSERT_EQ(a.shape(), shape);
+    ASSERT_EQ(b.shape(), shape);
+    expect_close(subtract(a, b, kGpu), subtract(a, b, kCpu), 0, 0,
+                 "rank-6 strided operands, innermost " + std::to_string(inner));
+  }
+}
+
 TEST_F(GpuElementwise, GridPastTheWorkgroupCountLimitIsFolded) {
   // 65535 workgroups of 256 threads cover 16,776,960 elements; one more
   // element needs the second grid dimension.

@@ -104,7 +104,8 @@ Encoder::Pipeline& Encoder::pipeline(const std::string& shader, const std::vecto
       d, vk::DescriptorSetLayoutCreateInfo(
              vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR, slots));
   vk::DescriptorSetLayout set_layout = *p->set_layout;
-  p->layout = vk::raii::PipelineLayout(d, vk::PipelineLayoutCreateInfo({}, set_layout));
+  vk::PushConstantRange head(vk::ShaderStageFlagBits::eCompute, 0, sizeof(MetadataHead));
+  p->layout = vk::raii::PipelineLayout(d, vk::PipelineLayoutCreateInfo({}, set_layout, head));
   if (code.empty()) code = builtin_shader(shader);
   vk::raii::ShaderModule module(d, vk::ShaderModuleCreateInfo({}, code.size() * 4, code.data()));
   std::vector<vk::SpecializationMapEntry> entries;
@@ -184,6 +185,13 @@ void Encoder::record(Pipeline& p, const std::vector<Binding>& bindings,
   cb.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, *p.layout, 0,
                           vk::ArrayProxy<const vk::WriteDescriptorSet>(
                               static_cast<uint32_t>(writes.size()), writes.data()));
+  for (const auto& b : bindings) {
+    if (b.head < 0) continue;
+    // metadata() and its dispatches share a batch (it submits before, never after).
+    const auto& head = batches_[current_].heads.at(static_cast<size_t>(b.head));
+    cb.pushConstants<MetadataHead>(*p.layout, vk::ShaderStageFlagBits::eCompute, 0, head);
+    break;
+  }
   cb.dispatch(groups[0], groups[1], groups[2]);
   ++recorded_;
 }
@@ -220,8 +228,11 @@ Binding Encoder::metadata(const std::vector<int64_t>& words) {
   }
   std::memcpy(static_cast<char*>(batch.arena->raw_ptr()) + start, words.data(), bytes);
   batch.arena_used = start + bytes;
+  MetadataHead& head = batch.heads.emplace_back();
+  head.fill(0);
+  std::copy_n(words.begin(), std::min(words.size(), head.size()), head.begin());
   const Block& b = block_of(*batch.arena);
-  return {b.buffer, b.offset + start, bytes, false};
+  return {b.buffer, b.offset + start, bytes, false, static_cast<int32_t>(batch.heads.size() - 1)};
 }
 
 void Encoder::release_after_work(allocator::Buffer buffer) {
@@ -273,6 +284,7 @@ void Encoder::retire(Batch& batch) {
   // the next batch gets it back from there.
   batch.arena.reset();
   batch.arena_used = 0;
+  batch.heads.clear();  // keeps its capacity: no allocation per eval once warm
   auto released = std::move(batch.released);
   batch.released.clear();
   for (auto buffer : released) allocator::allocator().release(buffer);

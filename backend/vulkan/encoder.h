@@ -19,6 +19,7 @@
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
+#include "backend/vulkan/metadata_head.h"
 #include "mlx_lite/allocator.h"
 #include "mlx_lite/array.h"
 
@@ -31,6 +32,9 @@ struct Binding {
   vk::DeviceSize offset;
   vk::DeviceSize range;
   bool written;
+  // Metadata (Encoder::metadata) only: which copy of its first words the
+  // dispatch pushes as push constants; -1 for arrays.
+  int32_t head = -1;
 };
 
 // The array's whole block, bound for reading (inputs) or writing (outputs).
@@ -62,8 +66,11 @@ class Encoder {
   // 32-bit `word` repeated (vkCmdFillBuffer), ordered like a dispatch.
   void fill(const Binding& target, uint32_t word);
 
-  // A small readonly buffer holding `words`, alive until the work completes.
-  // Call it before dispatch(): a full batch is submitted here.
+  // A small readonly buffer holding `words`, alive until the work completes;
+  // its first kMetadataHeadWords words are also the push constants of the
+  // dispatches it is bound to (shaders read them from there: common.glsl's
+  // meta_at, custom kernels' metadata block). Call it before dispatch(): a
+  // full batch is submitted here, never between it and the dispatches.
   Binding metadata(const std::vector<int64_t>& words);
 
   // Returns `buffer` to the allocator's cache once the recorded work completes.
@@ -89,6 +96,7 @@ class Encoder {
     // Metadata of the batch, bump-allocated from one buffer.
     std::shared_ptr<allocator::Buffer> arena;
     size_t arena_used = 0;
+    std::vector<MetadataHead> heads;  // Binding::head indexes these
   };
   // The pipeline of `shader` (built-in, or `code` where given) with `spec`.
   Pipeline& pipeline(const std::string& shader, const std::vector<uint32_t>& spec,

@@ -211,8 +211,8 @@ int64_t to_int64(uint64_t x) {
 
 void main() {
   const int64_t i = thread_index();
-  if (i >= meta[0]) return;
-  const uint64_t v = add(uint64_t(meta[1]), mul_index(uint(i), uint64_t(meta[2])));
+  if (i >= meta_at(0)) return;
+  const uint64_t v = add(uint64_t(meta_at(1)), mul_index(uint(i), uint64_t(meta_at(2))));
 #if OUT_KIND == 3
   out0[uint(i)] = store_out(uintBitsToFloat(to_float_bits(v)));
 #else

@@ -14,7 +14,7 @@
 //   constant_id 2  CONTIGUOUS: every input is dense row-major, so element i
 //                  of input k is at offset_k + i
 //   constant_id 3  elements per thread (elementwise_main.glsl)
-//   binding 0      int64 metadata, in elements:
+//   binding 0      int64 metadata (read with meta_at(i)), in elements:
 //                  [n, ndim, shape[ndim], then per input k: offset_k, strides_k[ndim]]
 //   bindings 1..   the inputs, then the output (dense row-major from 0)
 //   thread i       gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * (threads
@@ -27,7 +27,17 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint OP = 0;
 layout(constant_id = 2) const bool CONTIGUOUS = false;
 
+// The metadata: all of it in the buffer at binding 0, and its first 16 words
+// (128 bytes, the push-constant space every Vulkan device has) also in push
+// constants (backend/vulkan/encoder.cpp), which threads read through the
+// GPU's constant cache instead of a storage-buffer load each: on the H100, a
+// memory-bound kernel reading its shapes from a storage buffer ran about 10%
+// slower than with them constant (bench_grid_sample's custom forward).
+const int kMetadataHeadWords = 16;
+layout(push_constant) uniform MetadataHead { int64_t meta_head[kMetadataHeadWords]; };
 layout(set = 0, binding = 0) readonly buffer Metadata { int64_t meta[]; };
+int64_t meta_at(int i) { return i < kMetadataHeadWords ? meta_head[i] : meta[i]; }
+int64_t meta_at(uint i) { return meta_at(int(i)); }
 
 // ---------------------------------------------------------------------------
 // Types. float16 is held as its 16 bits (uint16_t in the buffer) and
@@ -96,24 +106,24 @@ uint divide(uint j, uint extent, out uint rem) {
 // or more; below that (every extent is then below 2^32 too) division is
 // 32-bit, since GPUs emulate 64-bit division in tens of instructions.
 int64_t input_location(int k, int64_t i) {
-  const int ndim = int(meta[1]);
+  const int ndim = int(meta_at(1));
   const int base = 2 + ndim + k * (ndim + 1);
-  uint loc = uint(meta[base]);
+  uint loc = uint(meta_at(base));
   if (CONTIGUOUS) return int64_t(loc + uint(i));
   // Peel the coordinates off from the last (fastest) dim; strides may be
   // negative (reversed slices) or 0 (broadcast).
-  if (meta[0] <= int64_t(0xffffffffu)) {
+  if (meta_at(0) <= int64_t(0xffffffffu)) {
     uint j = uint(i);
     for (int d = ndim - 1; d >= 0 && j > 0u; --d) {
       uint coord;
-      j = divide(j, uint(meta[2 + d]), coord);
-      loc += coord * uint(meta[base + 1 + d]);
+      j = divide(j, uint(meta_at(2 + d)), coord);
+      loc += coord * uint(meta_at(base + 1 + d));
     }
     return int64_t(loc);
   }
   for (int d = ndim - 1; d >= 0 && i > 0; --d) {
-    const int64_t extent = meta[2 + d];
-    loc += uint(i % extent) * uint(meta[base + 1 + d]);
+    const int64_t extent = meta_at(2 + d);
+    loc += uint(i % extent) * uint(meta_at(base + 1 + d));
     i /= extent;
   }
   return int64_t(loc);

@@ -28,12 +28,12 @@ void element(int64_t i) {
 
 // Thread t's run (strided path, n < 2^32).
 void run(uint t) {
-  const int ndim = int(meta[1]);
-  const uint inner = uint(meta[1 + ndim]);
+  const int ndim = int(meta_at(1));
+  const uint inner = uint(meta_at(1 + ndim));
   const uint per_row = (inner + ELEMENTS_PER_THREAD - 1u) / ELEMENTS_PER_THREAD;
   uint j;
   uint row = divide(t, per_row, j), unused;
-  if (row >= divide(uint(meta[0]), inner, unused)) return;
+  if (row >= divide(uint(meta_at(0)), inner, unused)) return;
   uint i = row * inner + j;
   uint loc[NUM_OPERANDS], step[NUM_OPERANDS];
   for (int k = 0; k < NUM_OPERANDS; ++k) {
@@ -42,14 +42,14 @@ void run(uint t) {
   }
   for (int k = 0; k < LOCATED_OPERANDS; ++k) {
     const int base = 2 + ndim + k * (ndim + 1);
-    const uint stride = uint(meta[base + ndim]);
-    loc[k] = uint(meta[base]) + j * stride;
+    const uint stride = uint(meta_at(base + ndim));
+    loc[k] = uint(meta_at(base)) + j * stride;
     step[k] = per_row * stride;
   }
   for (int d = ndim - 2; d >= 0 && row > 0u; --d) {
     uint coord;
-    row = divide(row, uint(meta[2 + d]), coord);
-    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += coord * uint(meta[3 + ndim + k * (ndim + 1) + d]);
+    row = divide(row, uint(meta_at(2 + d)), coord);
+    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += coord * uint(meta_at(3 + ndim + k * (ndim + 1) + d));
   }
   for (uint e = 0u; e < ELEMENTS_PER_THREAD && j < inner; ++e, i += per_row, j += per_row) {
     element_at(i, loc);
@@ -58,8 +58,8 @@ void run(uint t) {
 }
 
 void main() {
-  if (ELEMENTS_PER_THREAD > 1u && meta[0] <= int64_t(0xffffffffu)) {
-    const uint n = uint(meta[0]);
+  if (ELEMENTS_PER_THREAD > 1u && meta_at(0) <= int64_t(0xffffffffu)) {
+    const uint n = uint(meta_at(0));
     uint i = uint(thread_index());
     if (!CONTIGUOUS) {
       run(i);
@@ -71,6 +71,6 @@ void main() {
     return;
   }
   const int64_t i = thread_index();
-  if (i >= meta[0]) return;
+  if (i >= meta_at(0)) return;
   element(i);
 }

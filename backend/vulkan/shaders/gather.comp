@@ -16,8 +16,8 @@ const uint kRun = 4u;
 
 void main() {
   const int64_t t = thread_index();
-  if (t >= meta[0]) return;
-  const int64_t n_slice = meta[1];
+  if (t >= meta_at(0)) return;
+  const int64_t n_slice = meta_at(1);
   const int64_t runs = (n_slice + int64_t(kRun) - 1) / int64_t(kRun);
   int64_t run;
   const int64_t i = divmod(t, runs, run);

@@ -38,7 +38,7 @@ const int kMaxIndexArrays = 8;
 // i / d, with i % d in `rem`; in 32 bits when every thread index fits
 // (then so does every extent), since GPUs emulate 64-bit division.
 int64_t divmod(int64_t i, int64_t d, out int64_t rem) {
-  if (meta[0] <= int64_t(0xffffffffu)) {
+  if (meta_at(0) <= int64_t(0xffffffffu)) {
     uint r;
     const uint q = divide(uint(i), uint(d), r);
     rem = int64_t(r);
@@ -49,13 +49,13 @@ int64_t divmod(int64_t i, int64_t d, out int64_t rem) {
 }
 
 // The offset of row-major element i of the dims whose extents start at
-// meta[shape_at], with strides at meta[strides_at].
+// meta_at(shape_at), with strides at meta_at(strides_at).
 int64_t strided_offset(int64_t i, int ndim, int shape_at, int strides_at) {
   uint loc = 0u;  // modulo 2^32, as slice_start's
   for (int d = ndim - 1; d >= 0 && i > 0; --d) {
     int64_t c;
-    i = divmod(i, meta[shape_at + d], c);
-    loc += uint(c) * uint(meta[strides_at + d]);
+    i = divmod(i, meta_at(shape_at + d), c);
+    loc += uint(c) * uint(meta_at(strides_at + d));
   }
   return int64_t(loc);
 }
@@ -85,7 +85,7 @@ int64_t load_index(int k, int64_t e, int64_t kind) {
 }
 
 int index_array_at(int k) {
-  const int idx_ndim = int(meta[2]);
+  const int idx_ndim = int(meta_at(2));
   return 3 + idx_ndim + k * (5 + idx_ndim);
 }
 
@@ -95,7 +95,7 @@ int slice_at() {
 
 // Where the kernel's own metadata starts.
 int extra_at() {
-  return slice_at() + 2 + 2 * int(meta[slice_at()]);
+  return slice_at() + 2 + 2 * int(meta_at(slice_at()));
 }
 
 // The offset, in the indexed array, of the start of the slice that index
@@ -104,27 +104,27 @@ int extra_at() {
 int64_t slice_start(int64_t i, bool clamp_indices) {
   // Locations in uint arithmetic: a binding is indexed with 32 bits, so they
   // matter modulo 2^32 only (common.glsl's input_location says more).
-  const int idx_ndim = int(meta[2]);
+  const int idx_ndim = int(meta_at(2));
   uint loc[kMaxIndexArrays];
-  for (int k = 0; k < NIDX; ++k) loc[k] = uint(meta[index_array_at(k)]);
+  for (int k = 0; k < NIDX; ++k) loc[k] = uint(meta_at(index_array_at(k)));
   // One walk over the index dims serves every index array (they share a shape).
   for (int d = idx_ndim - 1; d >= 0 && i > 0; --d) {
     int64_t c;
-    i = divmod(i, meta[3 + d], c);
-    for (int k = 0; k < NIDX; ++k) loc[k] += uint(c) * uint(meta[index_array_at(k) + 5 + d]);
+    i = divmod(i, meta_at(3 + d), c);
+    for (int k = 0; k < NIDX; ++k) loc[k] += uint(c) * uint(meta_at(index_array_at(k) + 5 + d));
   }
   uint start = 0u;
   for (int k = 0; k < NIDX; ++k) {
     const int at = index_array_at(k);
-    const int64_t extent = meta[at + 2], hi = meta[at + 3];
-    int64_t v = load_index(k, int64_t(loc[k]), meta[at + 1]);
+    const int64_t extent = meta_at(at + 2), hi = meta_at(at + 3);
+    int64_t v = load_index(k, int64_t(loc[k]), meta_at(at + 1));
     if (v < 0) v += extent;
     if (clamp_indices) {
       v = clamp(v, int64_t(0), hi);
     } else if (v < 0 || v > hi) {
       return -1;
     }
-    start += uint(v) * uint(meta[at + 4]);
+    start += uint(v) * uint(meta_at(at + 4));
   }
   return int64_t(start);
 }
@@ -133,6 +133,6 @@ int64_t slice_start(int64_t i, bool clamp_indices) {
 // offset.
 int64_t slice_offset(int64_t j) {
   const int at = slice_at();
-  const int ndim = int(meta[at]);
-  return meta[at + 1 + 2 * ndim] + strided_offset(j, ndim, at + 1, at + 1 + ndim);
+  const int ndim = int(meta_at(at));
+  return meta_at(at + 1 + 2 * ndim) + strided_offset(j, ndim, at + 1, at + 1 + ndim);
 }

@@ -93,15 +93,15 @@ void main() {
   const uint tx = t % 16u, ty = t / 16u;
   const uint w = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
 
-  M = uint(meta[0]);
-  N = uint(meta[1]);
-  K = uint(meta[2]);
+  M = uint(meta_at(0));
+  N = uint(meta_at(1));
+  K = uint(meta_at(2));
   const uint tiles_n = (N + BN - 1u) / BN;
   const uint tiles = ((M + BM - 1u) / BM) * tiles_n;
-  const int bdim = int(meta[9]);
+  const int bdim = int(meta_at(9));
   uint batch = w / tiles;
   uint batches = 1u;
-  for (int d = 0; d < bdim; ++d) batches *= uint(meta[10 + d]);
+  for (int d = 0; d < bdim; ++d) batches *= uint(meta_at(10 + d));
   if (batch >= batches) return;  // the whole workgroup leaves together
   const uint tile = w - batch * tiles;
   m0 = (tile / tiles_n) * BM;
@@ -110,19 +110,19 @@ void main() {
 
   // Offsets are computed modulo 2^32: every element read lies below 2^32 in
   // its buffer, so negative strides wrap to the right place.
-  a_base = uint(meta[7]);
-  b_base = uint(meta[8]);
+  a_base = uint(meta_at(7));
+  b_base = uint(meta_at(8));
   for (int d = bdim - 1; d >= 0; --d) {
-    const uint extent = uint(meta[10 + d]);
+    const uint extent = uint(meta_at(10 + d));
     const uint i = batch % extent;
-    a_base += i * uint(meta[10 + bdim + d]);
-    b_base += i * uint(meta[10 + 2 * bdim + d]);
+    a_base += i * uint(meta_at(10 + bdim + d));
+    b_base += i * uint(meta_at(10 + 2 * bdim + d));
     batch /= extent;
   }
-  ars = uint(meta[3]);
-  acs = uint(meta[4]);
-  brs = uint(meta[5]);
-  bcs = uint(meta[6]);
+  ars = uint(meta_at(3));
+  acs = uint(meta_at(4));
+  brs = uint(meta_at(5));
+  bcs = uint(meta_at(6));
 
   for (uint r = 0u; r < TILE; ++r) {
     for (uint j = 0u; j < V; ++j) acc[r][j] = vec4(0.0);

@@ -56,11 +56,11 @@ void emit(uint base, uint n, uint j, uint word) {
 }
 
 void main() {
-  const int ndim = int(meta[1]);
+  const int ndim = int(meta_at(1));
   const int extra = 3 + 2 * ndim;
-  const uint num_keys = uint(meta[extra]);
-  const uint per_key = uint(meta[extra + 1]);
-  const uint num_words = uint(meta[extra + 2]);
+  const uint num_keys = uint(meta_at(extra));
+  const uint per_key = uint(meta_at(extra + 1));
+  const uint num_words = uint(meta_at(extra + 2));
   const uint half_ = num_words / 2u;
   const uint upper = num_words - half_;  // ceil(num_words / 2)
   const int64_t t = thread_index();

@@ -75,10 +75,10 @@ void main() {
   const uint t = gl_LocalInvocationID.x;
   const int64_t w =
       int64_t(gl_WorkGroupID.x) + int64_t(gl_WorkGroupID.y) * int64_t(gl_NumWorkGroups.x);
-  const int ndim = int(meta[1]);
+  const int ndim = int(meta_at(1));
   const int tail = 2 + ndim + ndim + 1;
-  const int64_t rows = meta[tail], len = meta[tail + 1];
-  const int64_t groups = meta[tail + 2], chunk = meta[tail + 3];
+  const int64_t rows = meta_at(tail), len = meta_at(tail + 1);
+  const int64_t groups = meta_at(tail + 2), chunk = meta_at(tail + 3);
   if (w >= rows * groups) return;  // the whole workgroup leaves together
   // GPUs emulate 64-bit division in tens of instructions: divide in 32 bits
   // whenever the workgroup count allows.
@@ -91,7 +91,7 @@ void main() {
   ACC acc = identity();
   if (CONTIGUOUS) {
     // Four independent loads per iteration keep more reads in flight.
-    const uint first = uint(meta[2 + ndim] + begin);
+    const uint first = uint(meta_at(2 + ndim) + begin);
     uint j = t;
     for (; j + 3u * kThreads < n; j += 4u * kThreads) {
       const ACC a = combine(load(first + j), load(first + j + kThreads));

@@ -65,21 +65,21 @@ layout(constant_id = 4) const uint RUN = 1;
 
 void main() {
   const int64_t t = thread_index();
-  if (t >= meta[0]) return;
-  const int64_t n_slice = meta[1];
+  if (t >= meta_at(0)) return;
+  const int64_t n_slice = meta_at(1);
   const int64_t runs = (n_slice + int64_t(RUN) - 1) / int64_t(RUN);
   int64_t run;
   const int64_t i = divmod(t, runs, run);
   const int64_t start = slice_start(i, false);
   if (start < 0) return;  // out of range: the slice is dropped
   const int at = extra_at();
-  const int ndim = int(meta[at + 1]);
+  const int ndim = int(meta_at(at + 1));
   for (int64_t j = run * int64_t(RUN), end = min(j + int64_t(RUN), n_slice); j < end; ++j) {
     // Element index modulo 2^32 (slice_start's arithmetic), so add_at's byte
     // address is right too.
     const int64_t loc = int64_t(uint(start) + uint(slice_offset(j)));
     const IN_ELEM u =
-        upd[uint(meta[at] + strided_offset(i * n_slice + j, ndim, at + 2, at + 2 + ndim))];
+        upd[uint(meta_at(at) + strided_offset(i * n_slice + j, ndim, at + 2, at + 2 + ndim))];
 #if !SUM
     out0[uint(loc)] = u;
 #elif ATOMIC == 0

@@ -52,13 +52,13 @@ void main() {
   const uint threads = gl_WorkGroupSize.x;
   const int64_t row =
       int64_t(gl_WorkGroupID.x) + int64_t(gl_WorkGroupID.y) * int64_t(gl_NumWorkGroups.x);
-  const int ndim = int(meta[1]);
+  const int ndim = int(meta_at(1));
   const int tail = 2 + ndim + 1 + ndim;
-  if (row >= meta[0]) return;  // the whole workgroup leaves together
-  const uint len = uint(meta[tail]);
+  if (row >= meta_at(0)) return;  // the whole workgroup leaves together
+  const uint len = uint(meta_at(tail));
   // Locations modulo 2^32, which is exact for a buffer of fewer elements
   // (negative strides wrap to the right place).
-  const uint stride = uint(meta[tail + 1]);
+  const uint stride = uint(meta_at(tail + 1));
   const uint base = uint(input_location(0, row));
 
   float m = uintBitsToFloat(0xff800000u);  // -inf
