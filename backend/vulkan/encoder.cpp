@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -63,7 +64,29 @@ Encoder& Encoder::get() {
   return *encoder;
 }
 
-Encoder::Encoder() : device_(Device::get()) {
+namespace {
+
+// MLX_LITE_FIRST_BATCH_DISPATCHES overrides kFirstBatchDispatches (1 to
+// kMaxDispatches; kMaxDispatches submits an eval in batches of that size
+// only), so benchmarks can compare the schedules in one session, as MLX's
+// MLX_MAX_OPS_PER_BUFFER does.
+size_t first_batch_dispatches() {
+  const char* env = std::getenv("MLX_LITE_FIRST_BATCH_DISPATCHES");
+  if (env == nullptr || *env == '\0') return Encoder::kFirstBatchDispatches;
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (*end != '\0' || n < 1 || n > static_cast<long>(Encoder::kMaxDispatches)) {
+    throw std::invalid_argument(
+        fmt::format("[gpu] MLX_LITE_FIRST_BATCH_DISPATCHES is '{}'; expected a count from 1 to {}.",
+                    env, Encoder::kMaxDispatches));
+  }
+  return static_cast<size_t>(n);
+}
+
+}  // namespace
+
+Encoder::Encoder() : device_(Device::get()), first_batch_(first_batch_dispatches()) {
+  batch_limit_ = first_batch_;
   const auto& d = device_.device();
   pool_ = vk::raii::CommandPool(
       d, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
@@ -198,7 +221,7 @@ void Encoder::record(Pipeline& p, const std::vector<Binding>& bindings,
 
 void Encoder::fill(const Binding& target, uint32_t word) {
   if (target.range == 0) return;
-  if (recorded_ >= kMaxDispatches) submit();
+  submit_if_full();
   begin_if_needed();
   barrier_if_needed({target});
   batches_[current_].commands.fillBuffer(target.buffer, target.offset, target.range, word);
@@ -209,7 +232,7 @@ Binding Encoder::metadata(const std::vector<int64_t>& words) {
   // A kernel asks for its metadata before it dispatches, so this is where a
   // full batch is submitted (not in dispatch(), which would separate the
   // metadata from the dispatch that reads it).
-  if (recorded_ >= kMaxDispatches) submit();
+  submit_if_full();
   constexpr size_t kArenaSize = size_t{64} << 10;
   auto& batch = batches_[current_];
   const size_t bytes = words.size() * sizeof(int64_t);
@@ -258,6 +281,17 @@ void Encoder::submit() {
   wait(batches_[current_]);
 }
 
+void Encoder::submit_if_full() {
+  if (recorded_ < batch_limit_) return;
+  submit();
+  batch_limit_ = std::min(2 * batch_limit_, kMaxDispatches);
+}
+
+void Encoder::flush() {
+  submit();
+  batch_limit_ = first_batch_;
+}
+
 void Encoder::wait(Batch& batch) {
   if (!batch.submitted) return;
   vk::Result result;
@@ -291,7 +325,7 @@ void Encoder::retire(Batch& batch) {
 }
 
 void Encoder::finish() {
-  submit();
+  flush();
   for (auto& batch : batches_) wait(batch);
   // What was freed while no dispatch was recorded goes too.
   retire(batches_[current_]);

@@ -1,6 +1,10 @@
-// Records GPU work into one command buffer per eval and submits it once, or
-// in batches of kMaxDispatches when an eval records more (so the buffers held
-// back for pending work stay bounded).
+// Records GPU work into command buffers and submits them in batches that
+// grow within an eval: the first after kFirstBatchDispatches dispatches, each
+// next one twice as large, up to kMaxDispatches (so the buffers held back for
+// pending work stay bounded). The GPU starts on an eval's first dispatches
+// while the host records the rest, instead of idling until all of it is
+// recorded; a small eval is still one submit. MLX_LITE_FIRST_BATCH_DISPATCHES
+// sets the first batch's size (256: batches of 256 from the start).
 // Kernels (backend/vulkan/<family>.cpp) call dispatch() with their shader,
 // specialization constants and buffers; the encoder inserts a barrier only
 // before a dispatch that touches memory an earlier unbarriered dispatch wrote
@@ -44,6 +48,7 @@ Binding output_binding(const array& a);
 
 class Encoder {
  public:
+  static constexpr size_t kFirstBatchDispatches = 8;
   static constexpr size_t kMaxDispatches = 256;
 
   static Encoder& get();
@@ -81,7 +86,7 @@ class Encoder {
   // Submits what was recorded and waits for it; then releases what was freed.
   void finish();
   // Submits what was recorded without waiting for it.
-  void flush() { submit(); }
+  void flush();
 
  private:
   Encoder();
@@ -108,6 +113,9 @@ class Encoder {
   // Submits the batch being recorded without waiting, and makes the other
   // batch current (waiting for it if it is still running).
   void submit();
+  // Submits the batch being recorded once it holds batch_limit_ dispatches,
+  // and doubles the limit for the next.
+  void submit_if_full();
   void wait(Batch& batch);
   // Returns the buffers freed while a completed (or never submitted) batch
   // was pending, and its metadata arena, to the allocator.
@@ -119,6 +127,8 @@ class Encoder {
   size_t current_ = 0;
   bool recording_ = false;
   size_t recorded_ = 0;  // dispatches in the batch being recorded
+  size_t first_batch_;   // kFirstBatchDispatches, or MLX_LITE_FIRST_BATCH_DISPATCHES
+  size_t batch_limit_;   // first_batch_ again after each eval
   vk::Pipeline bound_;   // the pipeline bound in the batch being recorded
   struct Region {
     vk::Buffer buffer;
