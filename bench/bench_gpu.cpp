@@ -3,7 +3,9 @@
 // Issue 3's bars: float32 add of 256M elements at >= 90% of the bandwidth of
 // a plain copy shader (PlainCopyKernel: one vec4 load and store per thread,
 // no index work; Copy is the copy primitive, with its strided machinery); at
-// most 5 us per op for a 1000-op graph of small ops.
+// most 5 us per op for a 1000-op graph of small ops. The *Vec4Kernel
+// benchmarks are hand-written kernels for the same work as the built-in op
+// beside them.
 // Sizes past the device's storage-buffer range are skipped with a note.
 #include <benchmark/benchmark.h>
 
@@ -48,6 +50,43 @@ void BM_GpuPlainCopyKernel(benchmark::State& state) {
     eval(out);
   }
   state.SetBytesProcessed(state.iterations() * n * 2 * 4);
+}
+
+// Hand-written vec4 kernels (fast::vulkan_kernel) for what the built-in add
+// and broadcast multiply do: the most those ops could reach on this device.
+void BM_GpuAddVec4Kernel(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  if (!fits_one_binding(state, n * 4)) return;
+  static const auto kernel = fast::vulkan_kernel("add_vec4", {"a", "b"}, {"out"}, R"(
+    uint i = thread_position_in_grid.x;
+    out_vec4[i] = a_vec4[i] + b_vec4[i];
+  )");
+  array a = filled(n, 1.0f), b = filled(n, 2.0f);
+  for (auto _ : state) {
+    array out = kernel({a, b}, {a.shape()}, {float32}, {static_cast<int>(n / 4), 1, 1}, {256, 1, 1},
+                       {}, std::nullopt, false, kGpu)[0];
+    eval(out);
+  }
+  state.SetBytesProcessed(state.iterations() * n * 3 * 4);
+}
+
+void BM_GpuBroadcastMultiplyVec4Kernel(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  if (!fits_one_binding(state, n * 4)) return;
+  const int rows = static_cast<int>(n / 64);
+  static const auto kernel = fast::vulkan_kernel("broadcast_multiply_vec4", {"a", "b"}, {"out"}, R"(
+    uint i = thread_position_in_grid.x;
+    out_vec4[i] = a_vec4[i] * b[i / 16u];
+  )");
+  array a = reshape(filled(n, 1.0f), {rows, 64}, kGpu);
+  array b = reshape(filled(rows, 2.0f), {rows, 1}, kGpu);
+  eval({a, b});
+  for (auto _ : state) {
+    array out = kernel({a, b}, {a.shape()}, {float32}, {static_cast<int>(n / 4), 1, 1}, {256, 1, 1},
+                       {}, std::nullopt, false, kGpu)[0];
+    eval(out);
+  }
+  state.SetBytesProcessed(state.iterations() * (n * 2 + rows) * 4);
 }
 
 void BM_GpuAdd(benchmark::State& state) {
@@ -124,6 +163,16 @@ BENCHMARK(BM_GpuAdd)
     ->Arg(1 << 20)
     ->Arg(1 << 25)
     ->Arg(1 << 28)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GpuAddVec4Kernel)
+    ->Arg(1 << 25)
+    ->Arg(1 << 28)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GpuBroadcastMultiplyVec4Kernel)
+    ->Arg(1 << 22)
+    ->Arg(1 << 25)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GpuBroadcastMultiply)

@@ -147,7 +147,8 @@ void seed_and_small(benchmark::internal::Benchmark* b) {
   b->Args({1, 64, 64, 32, 32, 32})
       ->Args({8, 1024, 1024, 64, 256, 256})
       ->Unit(benchmark::kMillisecond)
-      ->UseRealTime();
+      ->UseRealTime()
+      ->MinWarmUpTime(0.05);
 }
 
 void stages(benchmark::internal::Benchmark* b) {
@@ -155,7 +156,7 @@ void stages(benchmark::internal::Benchmark* b) {
     b->Args({1, 64, 64, 32, 32, 32, k});
     b->Args({8, 1024, 1024, 64, 256, 256, k});
   }
-  b->Unit(benchmark::kMillisecond)->UseRealTime();
+  b->Unit(benchmark::kMillisecond)->UseRealTime()->MinWarmUpTime(0.05);
 }
 
 }  // namespace
@@ -171,4 +172,5 @@ BENCHMARK(BM_TunedVjpXGrad)
     ->Args({8, 1024, 1024, 64, 256, 256, 1})
     ->Args({8, 1024, 1024, 64, 256, 256, 2})
     ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->UseRealTime()
+    ->MinWarmUpTime(0.05);

@@ -165,7 +165,9 @@ def mlx_times(program, keep_dir=None):
             continue
         # run_name: BM_<family>/<N>/<H>/<W>/<C>/<gH>/<gW>/real_time, or
         # BM_GridSampleParts/<part>/real_time (filed under "parts")
-        name = b["run_name"].removesuffix("/real_time").removeprefix("BM_")
+        # (less options such as min_warmup_time:0.050)
+        name = "/".join(part for part in b["run_name"].removeprefix("BM_").split("/")
+                        if part != "real_time" and ":" not in part)
         family, shape = name.split("/", 1) if name.count("/") >= 6 else (name, "parts")
         scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b["time_unit"]]
         times.setdefault(shape, {})[family] = b["real_time"] * scale

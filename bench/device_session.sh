@@ -35,7 +35,7 @@ case "${1:-}" in
     nvidia-smi --query-gpu=name,driver_version --format=csv | tee "$out/gpu.txt" || true
     if [[ $part == all || $part == kernels ]]; then
       # Issue 3: bandwidth and per-op cost.
-      "$bin/bench_gpu" "${reps[@]}" --benchmark_filter='SmallOp|GpuAdd|GpuCopy|PlainCopy|Broadcast' \
+      "$bin/bench_gpu" "${reps[@]}" --benchmark_filter='SmallOp|GpuAdd|GpuCopy|PlainCopy|Broadcast|Vec4' \
         --benchmark_out="$out/bench_gpu.json" | tee "$out/bench_gpu.txt"
       # Issue 5: a cached call's host cost, a cold compile, then the disk cache
       # seen by a second process.

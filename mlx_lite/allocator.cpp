@@ -78,6 +78,7 @@ Buffer CachingAllocator::malloc(size_t size) {
       throw std::runtime_error(fmt::format(
           "[malloc] Unable to allocate {} bytes ({} in use, out of memory).", size, active_));
     }
+    ++blocks_allocated_;
   }
   active_ += block_capacity(block);
   peak_ = std::max(peak_, active_);
@@ -124,6 +125,10 @@ void CachingAllocator::release_cache(size_t keep) {
 size_t CachingAllocator::active_memory() {
   std::lock_guard lock(mutex_);
   return active_;
+}
+size_t CachingAllocator::blocks_allocated() {
+  std::lock_guard lock(mutex_);
+  return blocks_allocated_;
 }
 size_t CachingAllocator::peak_memory() {
   std::lock_guard lock(mutex_);

@@ -48,6 +48,9 @@ class CachingAllocator : public Allocator {
   size_t peak_memory();
   void reset_peak_memory();
   size_t cache_memory();
+  // Blocks taken from the system (or Vulkan) since the start, not from the
+  // cache: constant in a steady loop, or the cache is too small for it.
+  size_t blocks_allocated();
   size_t set_memory_limit(size_t limit);
   size_t memory_limit();
   size_t set_cache_limit(size_t limit);
@@ -70,6 +73,7 @@ class CachingAllocator : public Allocator {
   size_t active_ = 0;
   size_t peak_ = 0;
   size_t cached_ = 0;
+  size_t blocks_allocated_ = 0;
   size_t limit_;
   size_t cache_limit_;
 
