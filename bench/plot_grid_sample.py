@@ -46,7 +46,7 @@ def main():
         for i, t in enumerate(times):
             ax.text(t, i, f" {t:.2f} ms", va="center", fontsize=8)
         ax.set_title(f"grid_sample {title}", fontsize=10)
-        ax.set_xlabel("ms (median)")
+        ax.set_xlabel("ms, median, from the call until the result is ready on the host")
         ax.invert_yaxis()
         ax.tick_params(axis="y", labelsize=8)
         ax.set_xlim(0, max(times) * 1.25)
