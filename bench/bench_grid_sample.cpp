@@ -6,8 +6,8 @@
 // Shapes: the seed's (x 8x1024x1024x64, grid 8x256x256x2, float32) and a
 // small one. bench/compare_torch.py times the same composed ops and
 // F.grid_sample in PyTorch on the same GPU. bytes_per_second counts the
-// bytes a single pass must move at least: the grid read, the output written,
-// and the four corner pixels read for each grid point. Each repetition warms
+// bytes a single pass must move at least (forward_bytes and vjp_bytes below;
+// both for a VJP with its forward). Each repetition warms
 // up first (MinWarmUpTime): pipeline compiles and the allocator's first
 // blocks (1.8 s for the composed VJP's first call on an H100) stay out of the
 // times and out of Google Benchmark's estimate of the iterations to run.
@@ -53,8 +53,20 @@ std::optional<Inputs> make_inputs(benchmark::State& state, const Sizes& s) {
   return Inputs{x, grid};
 }
 
+// The bytes one pass must move at least. Forward: the grid read, the output
+// written and the four corner pixels read per point. VJP: x_grad written,
+// the cotangent read, and for the grid gradient the grid read, the four
+// corners read and grid_grad written (as bench_grid_sample_kernels counts).
+int64_t forward_bytes(const Sizes& s) {
+  const int64_t points = int64_t(s.n) * s.gh * s.gw;
+  return points * (2 + s.c + 4 * s.c) * 4;
+}
+int64_t vjp_bytes(const Sizes& s) {
+  const int64_t points = int64_t(s.n) * s.gh * s.gw;
+  return (int64_t(s.n) * s.h * s.w * s.c + points * (s.c + 2 + 4 * s.c + 2)) * 4;
+}
+
 void BM_GridSampleComposedForward(benchmark::State& state) {
-  const auto [n, h, w, c, gh, gw] = sizes_of(state);
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
   const Inputs& in = *inputs;
@@ -62,8 +74,7 @@ void BM_GridSampleComposedForward(benchmark::State& state) {
     array out = examples::grid_sample_ref(in.x, in.grid);
     eval(out);
   }
-  const int64_t points = int64_t(n) * gh * gw;
-  state.SetBytesProcessed(state.iterations() * points * (2 + c + 4 * c) * 4);
+  state.SetBytesProcessed(state.iterations() * forward_bytes(sizes_of(state)));
 }
 
 // The vjp of the composed forward with respect to x and grid (forward
@@ -86,6 +97,8 @@ void BM_GridSampleComposedVjp(benchmark::State& state) {
   }
   // Memory held at once, and blocks the cache could not provide (after the
   // first iteration, any means the cache is churning).
+  state.SetBytesProcessed(state.iterations() *
+                          (forward_bytes(sizes_of(state)) + vjp_bytes(sizes_of(state))));
   state.counters["peak_gib"] = static_cast<double>(get_peak_memory()) / (1 << 30);
   state.counters["new_blocks_per_iter"] =
       benchmark::Counter(static_cast<double>(memory.blocks_allocated() - blocks_before),
@@ -97,19 +110,16 @@ void BM_GridSampleComposedVjp(benchmark::State& state) {
 // bench_raw_vulkan_grid_sample times without the framework); and the vjp
 // through custom_function, forward included, as ComposedVjp.
 void BM_GridSampleCustomForward(benchmark::State& state) {
-  const auto [n, h, w, c, gh, gw] = sizes_of(state);
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
   for (auto _ : state) eval(examples::grid_sample_forward(inputs->x, inputs->grid));
-  const int64_t points = int64_t(n) * gh * gw;
-  state.SetBytesProcessed(state.iterations() * points * (2 + c + 4 * c) * 4);
+  state.SetBytesProcessed(state.iterations() * forward_bytes(sizes_of(state)));
 }
 
 // Eight forwards recorded into one eval (one submit, one wait): the time per
 // iteration over 8 is the kernel's GPU time without the host's round trip
 // per eval, which CustomForward and bench_raw_vulkan_grid_sample include.
 void BM_GridSampleCustomForwardQueued8(benchmark::State& state) {
-  const auto [n, h, w, c, gh, gw] = sizes_of(state);
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
   constexpr int kQueued = 8;
@@ -120,8 +130,7 @@ void BM_GridSampleCustomForwardQueued8(benchmark::State& state) {
     }
     eval(outs);
   }
-  const int64_t points = int64_t(n) * gh * gw;
-  state.SetBytesProcessed(state.iterations() * kQueued * points * (2 + c + 4 * c) * 4);
+  state.SetBytesProcessed(state.iterations() * kQueued * forward_bytes(sizes_of(state)));
 }
 
 void BM_GridSampleCustomVjpKernel(benchmark::State& state) {
@@ -135,6 +144,7 @@ void BM_GridSampleCustomVjpKernel(benchmark::State& state) {
     auto [x_grad, grid_grad] = examples::grid_sample_vjp(inputs->x, inputs->grid, cotangent);
     eval({x_grad, grid_grad});
   }
+  state.SetBytesProcessed(state.iterations() * vjp_bytes(sizes_of(state)));
 }
 
 void BM_GridSampleCustomVjp(benchmark::State& state) {
@@ -149,6 +159,8 @@ void BM_GridSampleCustomVjp(benchmark::State& state) {
     auto [outs, grads] = vjp(f, {inputs->x, inputs->grid}, {cotangent});
     eval({outs[0], grads[0], grads[1]});
   }
+  state.SetBytesProcessed(state.iterations() *
+                          (forward_bytes(sizes_of(state)) + vjp_bytes(sizes_of(state))));
 }
 
 // The composed forward's big ops on the seed's shapes, one at a time, to see
