@@ -8,7 +8,8 @@
 #   there:  source .devpack/env.sh; bash .devpack/device_session.sh run [PART]
 #           (writes every report into $OUT, or ./device-out without it;
 #           PART is kernels, grid_sample or all (the default): the two parts
-#           fit one 10-minute call each)
+#           fit one 10-minute call each; schedule compares the encoder's
+#           batch schedules)
 # Then: python3 bench/plot_grid_sample.py OUT/grid_sample.json docs/grid_sample.png
 set -euo pipefail
 
@@ -53,9 +54,25 @@ case "${1:-}" in
         --mlx-bench "$bin/bench_grid_sample" "$bin/bench_grid_sample_kernels" \
         "$bin/bench_raw_vulkan_grid_sample" | tee "$out/compare_torch.txt"
     fi
+    if [[ $part == schedule ]]; then
+      # The encoder's growing batches against batches of 256 from the start
+      # (MLX_LITE_FIRST_BATCH_DISPATCHES), alternating, in one session.
+      {
+        for first in 8 256 8 256; do
+          echo "== MLX_LITE_FIRST_BATCH_DISPATCHES=$first"
+          MLX_LITE_FIRST_BATCH_DISPATCHES=$first "$bin/bench_gpu" "${reps[@]/3/5}" \
+            --benchmark_filter=SmallOp | grep -E "median|_cv"
+        done
+        for first in 8 256; do
+          echo "== MLX_LITE_FIRST_BATCH_DISPATCHES=$first"
+          MLX_LITE_FIRST_BATCH_DISPATCHES=$first "$bin/bench_grid_sample" "${reps[@]/3/5}" \
+            --benchmark_filter='Composed(Forward|Vjp)/8' | grep -E "median|_cv"
+        done
+      } 2>&1 | tee "$out/schedule_ab.txt"
+    fi
     ;;
   *)
-    echo "usage: bench/device_session.sh pack | run [kernels|grid_sample|all]" >&2
+    echo "usage: bench/device_session.sh pack | run [kernels|grid_sample|all|schedule]" >&2
     exit 2
     ;;
 esac
