@@ -210,7 +210,11 @@ void Encoder::record(Pipeline& p, const std::vector<Binding>& bindings,
                               static_cast<uint32_t>(writes.size()), writes.data()));
   for (const auto& b : bindings) {
     if (b.head < 0) continue;
-    // metadata() and its dispatches share a batch (it submits before, never after).
+    // metadata() submits before it, never after: its dispatches are in its batch.
+    if (b.head_batch != submits_) {
+      throw std::logic_error(
+          "[gpu] Metadata of a batch already submitted was bound to a dispatch.");
+    }
     const auto& head = batches_[current_].heads.at(static_cast<size_t>(b.head));
     cb.pushConstants<MetadataHead>(*p.layout, vk::ShaderStageFlagBits::eCompute, 0, head);
     break;
@@ -255,7 +259,8 @@ Binding Encoder::metadata(const std::vector<int64_t>& words) {
   head.fill(0);
   std::copy_n(words.begin(), std::min(words.size(), head.size()), head.begin());
   const Block& b = block_of(*batch.arena);
-  return {b.buffer, b.offset + start, bytes, false, static_cast<int32_t>(batch.heads.size() - 1)};
+  return {b.buffer, b.offset + start, bytes, false, static_cast<int32_t>(batch.heads.size() - 1),
+          submits_};
 }
 
 void Encoder::release_after_work(allocator::Buffer buffer) {
@@ -273,6 +278,7 @@ void Encoder::submit() {
   vk::CommandBuffer cb = *batch.commands;
   device_.queue().submit(vk::SubmitInfo({}, {}, cb), *batch.fence);
   batch.submitted = true;
+  ++submits_;
   recording_ = false;
   recorded_ = 0;
   written_.clear();

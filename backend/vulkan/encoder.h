@@ -39,6 +39,7 @@ struct Binding {
   // Metadata (Encoder::metadata) only: which copy of its first words the
   // dispatch pushes as push constants; -1 for arrays.
   int32_t head = -1;
+  uint64_t head_batch = 0;  // the batch (count of submits before it) that holds it
 };
 
 // The array's whole block, bound for reading (inputs) or writing (outputs).
@@ -126,10 +127,11 @@ class Encoder {
   std::array<Batch, 2> batches_;
   size_t current_ = 0;
   bool recording_ = false;
-  size_t recorded_ = 0;  // dispatches in the batch being recorded
-  size_t first_batch_;   // kFirstBatchDispatches, or MLX_LITE_FIRST_BATCH_DISPATCHES
-  size_t batch_limit_;   // first_batch_ again after each eval
-  vk::Pipeline bound_;   // the pipeline bound in the batch being recorded
+  size_t recorded_ = 0;   // dispatches in the batch being recorded
+  uint64_t submits_ = 0;  // batches submitted so far
+  size_t first_batch_;    // kFirstBatchDispatches, or MLX_LITE_FIRST_BATCH_DISPATCHES
+  size_t batch_limit_;    // first_batch_ again after each eval
+  vk::Pipeline bound_;    // the pipeline bound in the batch being recorded
   struct Region {
     vk::Buffer buffer;
     vk::DeviceSize begin, end;
