@@ -6,18 +6,12 @@
 // Shapes: the seed's (x 8x1024x1024x64, grid 8x256x256x2, float32) and a
 // small one. bench/compare_torch.py times the same composed ops and
 // F.grid_sample in PyTorch on the same GPU. bytes_per_second counts the
-// bytes a single pass must move at least (forward_bytes and vjp_bytes below;
-// both for a VJP with its forward). Each repetition warms
-// up first (MinWarmUpTime): pipeline compiles and the allocator's first
-// blocks (1.8 s for the composed VJP's first call on an H100) stay out of the
-// times and out of Google Benchmark's estimate of the iterations to run.
-#include <benchmark/benchmark.h>
-
-#include <optional>
-
+// bytes a single pass must move at least (grid_sample_bench.h's
+// forward_bytes and vjp_bytes; both for a VJP with its forward). Each
+// repetition warms up first (grid_sample_bench.h's timed_in_ms).
 #include "examples/grid_sample_kernels.h"
 #include "examples/grid_sample_ref.h"
-#include "gpu_bench.h"
+#include "grid_sample_bench.h"
 #include "mlx_lite/allocator.h"
 #include "mlx_lite/memory.h"
 
@@ -25,46 +19,7 @@ using namespace mlx_lite;
 
 namespace {
 
-const Device kGpu(Device::gpu);
-
-struct Sizes {
-  int n, h, w, c, gh, gw;
-};
-constexpr Sizes kSeedSizes{8, 1024, 1024, 64, 256, 256};
-
-// Arguments: N, H, W, C, gH, gW.
-Sizes sizes_of(const benchmark::State& state) {
-  auto at = [&](int i) { return static_cast<int>(state.range(i)); };
-  return {at(0), at(1), at(2), at(3), at(4), at(5)};
-}
-
-struct Inputs {
-  array x, grid;
-};
-
-// x ~ U(-1, 1) and grid ~ U(-1.1, 1.1), so some points fall outside the
-// image; none (the benchmark skipped) where x exceeds one binding.
-std::optional<Inputs> make_inputs(benchmark::State& state, const Sizes& s) {
-  if (!fits_one_binding(state, int64_t{4} * s.n * s.h * s.w * s.c)) return std::nullopt;
-  auto [kx, kg] = random::split(random::key(0));
-  array x = random::uniform(-1.0f, 1.0f, {s.n, s.h, s.w, s.c}, float32, kx, kGpu);
-  array grid = random::uniform(-1.1f, 1.1f, {s.n, s.gh, s.gw, 2}, float32, kg, kGpu);
-  eval({x, grid});
-  return Inputs{x, grid};
-}
-
-// The bytes one pass must move at least. Forward: the grid read, the output
-// written and the four corner pixels read per point. VJP: x_grad written,
-// the cotangent read, and for the grid gradient the grid read, the four
-// corners read and grid_grad written (as bench_grid_sample_kernels counts).
-int64_t forward_bytes(const Sizes& s) {
-  const int64_t points = int64_t(s.n) * s.gh * s.gw;
-  return points * (2 + s.c + 4 * s.c) * 4;
-}
-int64_t vjp_bytes(const Sizes& s) {
-  const int64_t points = int64_t(s.n) * s.gh * s.gw;
-  return (int64_t(s.n) * s.h * s.w * s.c + points * (s.c + 2 + 4 * s.c + 2)) * 4;
-}
+using namespace grid_sample_bench;
 
 void BM_GridSampleComposedForward(benchmark::State& state) {
   const auto inputs = make_inputs(state, sizes_of(state));
@@ -134,14 +89,12 @@ void BM_GridSampleCustomForwardQueued8(benchmark::State& state) {
 }
 
 void BM_GridSampleCustomVjpKernel(benchmark::State& state) {
-  const auto [n, h, w, c, gh, gw] = sizes_of(state);
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
   // Dense, as a real cotangent (ones() would be a broadcast view the kernel copies).
-  array cotangent = random::uniform(-1.0f, 1.0f, {n, gh, gw, c}, float32, random::key(1), kGpu);
-  eval(cotangent);
   for (auto _ : state) {
-    auto [x_grad, grid_grad] = examples::grid_sample_vjp(inputs->x, inputs->grid, cotangent);
+    auto [x_grad, grid_grad] =
+        examples::grid_sample_vjp(inputs->x, inputs->grid, inputs->cotangent);
     eval({x_grad, grid_grad});
   }
   state.SetBytesProcessed(state.iterations() * vjp_bytes(sizes_of(state)));
@@ -207,34 +160,12 @@ void BM_GridSampleParts(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * bytes);
 }
 
-// Arguments: N, H, W, C, gH, gW.
-void both_shapes(benchmark::internal::Benchmark* b) {
-  b->Args({1, 64, 64, 32, 32, 32})->Args({8, 1024, 1024, 64, 256, 256});
-  b->Unit(benchmark::kMillisecond)->UseRealTime()->MinWarmUpTime(0.05);
-}
-
 }  // namespace
 
-BENCHMARK(BM_GridSampleComposedVjp)
-    ->Args({1, 64, 64, 32, 32, 32})
-    ->Args({8, 1024, 1024, 64, 256, 256})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->MinWarmUpTime(0.05);
-BENCHMARK(BM_GridSampleParts)
-    ->DenseRange(0, 3)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->MinWarmUpTime(0.05);
-
-// Arguments: N, H, W, C, gH, gW.
-BENCHMARK(BM_GridSampleComposedForward)
-    ->Args({1, 64, 64, 32, 32, 32})
-    ->Args({8, 1024, 1024, 64, 256, 256})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->MinWarmUpTime(0.05);
-BENCHMARK(BM_GridSampleCustomForward)->Apply(both_shapes);
-BENCHMARK(BM_GridSampleCustomForwardQueued8)->Apply(both_shapes);
-BENCHMARK(BM_GridSampleCustomVjpKernel)->Apply(both_shapes);
-BENCHMARK(BM_GridSampleCustomVjp)->Apply(both_shapes);
+BENCHMARK(BM_GridSampleComposedVjp)->Apply(seed_and_small);
+BENCHMARK(BM_GridSampleParts)->DenseRange(0, 3)->Apply(timed_in_ms);
+BENCHMARK(BM_GridSampleComposedForward)->Apply(seed_and_small);
+BENCHMARK(BM_GridSampleCustomForward)->Apply(seed_and_small);
+BENCHMARK(BM_GridSampleCustomForwardQueued8)->Apply(seed_and_small);
+BENCHMARK(BM_GridSampleCustomVjpKernel)->Apply(seed_and_small);
+BENCHMARK(BM_GridSampleCustomVjp)->Apply(seed_and_small);

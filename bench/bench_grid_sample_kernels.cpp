@@ -11,60 +11,19 @@
 //                        5 x_grad, and 6 grid_grad alone;
 //   BM_TunedVjpXGrad/V   step 5 alone (its inputs made beforehand), V = 1 or
 //                        2 vectors of 4 channels per thread.
-// bytes_per_second counts the bytes a single pass must move at least. The
-// forward: the grid read, the output written and the four corner pixels read
-// per point. The VJP: x_grad written, the cotangent read, and for the grid
-// gradient the grid read, the four corners read and grid_grad written.
+// bytes_per_second counts the bytes a single pass must move at least
+// (grid_sample_bench.h's forward_bytes and vjp_bytes).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <optional>
 
 #include "examples/grid_sample_tuned.h"
-#include "gpu_bench.h"
+#include "grid_sample_bench.h"
 
 using namespace mlx_lite;
+using namespace grid_sample_bench;
 
 namespace {
-
-const Device kGpu(Device::gpu);
-
-struct Sizes {
-  int n, h, w, c, gh, gw;
-};
-
-// Arguments: N, H, W, C, gH, gW.
-Sizes sizes_of(const benchmark::State& state) {
-  auto at = [&](int i) { return static_cast<int>(state.range(i)); };
-  return {at(0), at(1), at(2), at(3), at(4), at(5)};
-}
-
-struct Inputs {
-  array x, grid, cotangent;
-};
-
-// x ~ U(-1, 1) and grid ~ U(-1.1, 1.1), so some points fall outside the
-// image, and a cotangent ~ U(-1, 1); none (the benchmark skipped) where x
-// exceeds one binding.
-std::optional<Inputs> make_inputs(benchmark::State& state, const Sizes& s) {
-  if (!fits_one_binding(state, int64_t{4} * s.n * s.h * s.w * s.c)) return std::nullopt;
-  auto key = [](int i) { return random::key(static_cast<uint64_t>(i)); };
-  array x = random::uniform(-1.0f, 1.0f, {s.n, s.h, s.w, s.c}, float32, key(0), kGpu);
-  array grid = random::uniform(-1.1f, 1.1f, {s.n, s.gh, s.gw, 2}, float32, key(1), kGpu);
-  array cot = random::uniform(-1.0f, 1.0f, {s.n, s.gh, s.gw, s.c}, float32, key(2), kGpu);
-  eval({x, grid, cot});
-  return Inputs{x, grid, cot};
-}
-
-int64_t forward_bytes(const Sizes& s) {
-  const int64_t points = int64_t(s.n) * s.gh * s.gw;
-  return points * (2 + s.c + 4 * s.c) * 4;
-}
-
-int64_t vjp_bytes(const Sizes& s) {
-  const int64_t points = int64_t(s.n) * s.gh * s.gw;
-  return (int64_t(s.n) * s.h * s.w * s.c + points * (s.c + 2 + 4 * s.c + 2)) * 4;
-}
 
 template <int Variant>
 void BM_TunedForward(benchmark::State& state) {
@@ -143,20 +102,12 @@ void BM_TunedVjpStages(benchmark::State& state) {
   }
 }
 
-void seed_and_small(benchmark::internal::Benchmark* b) {
-  b->Args({1, 64, 64, 32, 32, 32})
-      ->Args({8, 1024, 1024, 64, 256, 256})
-      ->Unit(benchmark::kMillisecond)
-      ->UseRealTime()
-      ->MinWarmUpTime(0.05);
-}
-
 void stages(benchmark::internal::Benchmark* b) {
   for (int k = 1; k <= 6; ++k) {
     b->Args({1, 64, 64, 32, 32, 32, k});
     b->Args({8, 1024, 1024, 64, 256, 256, k});
   }
-  b->Unit(benchmark::kMillisecond)->UseRealTime()->MinWarmUpTime(0.05);
+  timed_in_ms(b);
 }
 
 }  // namespace
@@ -171,6 +122,4 @@ BENCHMARK(BM_TunedVjpXGrad)
     ->Args({1, 64, 64, 32, 32, 32, 2})
     ->Args({8, 1024, 1024, 64, 256, 256, 1})
     ->Args({8, 1024, 1024, 64, 256, 256, 2})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->MinWarmUpTime(0.05);
+    ->Apply(timed_in_ms);

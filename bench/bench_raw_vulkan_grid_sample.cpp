@@ -281,7 +281,11 @@ Problem* problem(benchmark::State& state) {
   return p.get();
 }
 
-void BM_RawVulkanGridSampleForward(benchmark::State& state) {
+// `dispatches` forwards in one submit: 1, or 8 as bench_grid_sample's
+// CustomForwardQueued8 records them (no barriers between: its outputs are
+// distinct; here they share one buffer, whose contents do not matter to the
+// timing).
+void forward(benchmark::State& state, int dispatches) {
   Problem* found = problem(state);
   if (!found) return;
   Problem& p = *found;
@@ -293,28 +297,17 @@ void BM_RawVulkanGridSampleForward(benchmark::State& state) {
     cb.bindPipeline(vk::PipelineBindPoint::eCompute, *k.pipeline);
     cb.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *k.layout, 0, *k.set, {});
     cb.pushConstants<Shapes>(*k.layout, vk::ShaderStageFlagBits::eCompute, 0, shapes);
-    cb.dispatch((shapes.threads + 255) / 256, 1, 1);
+    for (int i = 0; i < dispatches; ++i) cb.dispatch((shapes.threads + 255) / 256, 1, 1);
   });
+}
+
+void BM_RawVulkanGridSampleForward(benchmark::State& state) {
+  forward(state, 1);
   state.counters["subgroup"] = gpu().subgroup_size;
 }
 
-// Eight forwards in one submit, as bench_grid_sample's CustomForwardQueued8
-// records them (no barriers between: its outputs are distinct; here they
-// share one buffer, whose contents do not matter to the timing).
 void BM_RawVulkanGridSampleForwardQueued8(benchmark::State& state) {
-  Problem* found = problem(state);
-  if (!found) return;
-  Problem& p = *found;
-  Kernel k(shader_text(mlx_lite::examples::kGridSampleForwardSource, {"x", "grid"}, {"out"}),
-           {&*p.x, &*p.grid, &*p.out});
-  Shapes shapes = p.shapes;
-  shapes.threads = static_cast<uint32_t>(size_t(p.n) * p.gh * p.gw * p.c);
-  run(state, [&](vk::raii::CommandBuffer& cb) {
-    cb.bindPipeline(vk::PipelineBindPoint::eCompute, *k.pipeline);
-    cb.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *k.layout, 0, *k.set, {});
-    cb.pushConstants<Shapes>(*k.layout, vk::ShaderStageFlagBits::eCompute, 0, shapes);
-    for (int i = 0; i < 8; ++i) cb.dispatch((shapes.threads + 255) / 256, 1, 1);
-  });
+  forward(state, 8);
 }
 
 void BM_RawVulkanGridSampleVjp(benchmark::State& state) {

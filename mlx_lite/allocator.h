@@ -48,8 +48,8 @@ class CachingAllocator : public Allocator {
   size_t peak_memory();
   void reset_peak_memory();
   size_t cache_memory();
-  // Blocks taken from the system (or Vulkan) since the start, not from the
-  // cache: constant in a steady loop, or the cache is too small for it.
+  // Calls of allocate_block() since the start (requests the cache could not
+  // serve): constant in a steady loop, else the cache churns.
   size_t blocks_allocated();
   size_t set_memory_limit(size_t limit);
   size_t memory_limit();

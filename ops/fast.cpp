@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -51,8 +52,9 @@ std::string variant_key(const std::vector<array>& inputs, const std::vector<Dtyp
   key += float_atomics ? 'A' : 'C';
   for (const auto& [name, value] : template_args) {
     key += '|' + name + '=';
-    if (auto* d = std::get_if<Dtype>(&value)) key += "d" + std::to_string(int(d->val));
-    if (auto* i = std::get_if<int>(&value)) key += "i" + std::to_string(*i);
+    if (auto* d = std::get_if<Dtype>(&value))
+      fmt::format_to(std::back_inserter(key), "d{}", int(d->val));
+    if (auto* i = std::get_if<int>(&value)) fmt::format_to(std::back_inserter(key), "i{}", *i);
     if (auto* b = std::get_if<bool>(&value)) key += *b ? "b1" : "b0";
   }
   return key;
@@ -143,19 +145,23 @@ std::vector<array> CustomKernelFunction::operator()(
     if (auto it = spec.variants.find(key); it != spec.variants.end()) variant = it->second;
   }
   if (!variant) {
+    std::vector<Dtype> input_dtypes;
+    std::vector<int> input_ndims;
+    for (const auto& in : inputs) {
+      input_dtypes.push_back(in.dtype());
+      input_ndims.push_back(in.ndim());
+    }
     vulkan::KernelSourceRequest request{.name = spec.name,
                                         .input_names = spec.input_names,
                                         .output_names = spec.output_names,
                                         .source = spec.source,
                                         .header = spec.header,
                                         .atomic_outputs = spec.atomic_outputs,
+                                        .input_dtypes = std::move(input_dtypes),
                                         .output_dtypes = output_dtypes,
+                                        .input_ndims = std::move(input_ndims),
                                         .template_args = template_args,
                                         .float32_atomic_add = float_atomics};
-    for (const auto& in : inputs) {
-      request.input_dtypes.push_back(in.dtype());
-      request.input_ndims.push_back(in.ndim());
-    }
     CustomKernelSpec::Variant v;
     v.generated = vulkan::generate_kernel_source(request);
     if (verbose) std::cout << v.generated.glsl << std::flush;

@@ -1,8 +1,8 @@
 // What the grid_sample suites (tests/test_grid_sample_kernels.cpp and
 // tests/test_grid_sample_tuned.cpp) share: the shape of a test case and its
 // name, a scope that switches the default device, the composed reference as
-// a function of a vector of inputs, a random cotangent, and the scalar loss
-// that the value_and_grad tests put a sampler inside.
+// a function of a vector of inputs, a random cotangent, the scalar loss that
+// the value_and_grad tests put a sampler inside, and their check.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "examples/grid_sample_ref.h"
 #include "gpu_test_util.h"
 #include "mlx_lite/mlx_lite.h"
+#include "mlx_lite/testing.h"
 
 namespace grid_sample_test {
 
@@ -60,6 +61,20 @@ auto sampled_loss(Sampler sampler) {
     array out = sampler(exp(in[0] * 0.5f), tanh(in[1]) * 1.2f);
     return sum(square(out) + out);
   };
+}
+
+// value_and_grad of sampled_loss(sampler) at {x, grid} on the default
+// device against the same through the composed reference on the CPU.
+template <typename Sampler>
+void expect_value_and_grad_match_the_reference(Sampler sampler, const array& x, const array& grid) {
+  auto [value, grads] = value_and_grad(sampled_loss(sampler), {0, 1})({x, grid});
+  DeviceScope cpu(gpu_test::kCpu);
+  auto [ref_value, ref_grads] = value_and_grad(
+      sampled_loss([](const array& a, const array& g) { return examples::grid_sample_ref(a, g); }),
+      {0, 1})({x, grid});
+  EXPECT_ALLCLOSE(value, ref_value, 1e-5, 1e-5);
+  EXPECT_ALLCLOSE(grads[0], ref_grads[0], 1e-4, 1e-4) << "x";
+  EXPECT_ALLCLOSE(grads[1], ref_grads[1], 1e-4, 1e-3) << "grid";
 }
 
 }  // namespace grid_sample_test

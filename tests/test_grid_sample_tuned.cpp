@@ -24,7 +24,7 @@ using grid_sample_test::Case;
 using grid_sample_test::cotangent;
 using grid_sample_test::DeviceScope;
 using grid_sample_test::grid_sample_ref_fn;
-using grid_sample_test::sampled_loss;
+using grid_sample_test::expect_value_and_grad_match_the_reference;
 using test_util::values_as;
 
 namespace {
@@ -191,19 +191,8 @@ TEST_F(GridSampleTunedMisc, AllPointsOutside) {
 TEST_F(GridSampleTunedMisc, ValueAndGradThroughCustomFunction) {
   const Case c{3, 5, 7, 4, 4, 3};
   auto [x, grid] = inputs(c, 9);
-  auto custom = value_and_grad(sampled_loss([](const array& a, const array& g) {
-                                 return examples::grid_sample_tuned(a, g);
-                               }),
-                               {0, 1});
-  auto [value, grads] = custom({x, grid});
-  DeviceScope cpu(kCpu);
-  auto ref = value_and_grad(
-      sampled_loss([](const array& a, const array& g) { return examples::grid_sample_ref(a, g); }),
-      {0, 1});
-  auto [ref_value, ref_grads] = ref({x, grid});
-  EXPECT_ALLCLOSE(value, ref_value, 1e-5, 1e-5);
-  EXPECT_ALLCLOSE(grads[0], ref_grads[0], 1e-4, 1e-4);
-  EXPECT_ALLCLOSE(grads[1], ref_grads[1], 1e-4, 1e-3);
+  expect_value_and_grad_match_the_reference(
+      [](const array& a, const array& g) { return examples::grid_sample_tuned(a, g); }, x, grid);
 }
 
 // grad (not value_and_grad) of sum(grid_sample_tuned) with respect to x: each
