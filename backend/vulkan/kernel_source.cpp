@@ -459,11 +459,10 @@ GeneratedKernel generate_kernel_source(const KernelSourceRequest& r) {
   // encoder pushes the metadata's first bytes): threads read them through
   // the constant cache, not with a storage-buffer load each, which cost a
   // memory-bound kernel about 10% on the H100. Else the buffer at binding 0.
-  g.metadata_in_push_constants = g.metadata_bytes <= sizeof(MetadataHead);
+  const bool in_push_constants = g.metadata_bytes <= sizeof(MetadataHead);
   s += "\n// The grid, workgroup counts, shapes and strides of this call.\n";
-  s += g.metadata_in_push_constants
-           ? "layout(push_constant, std430) uniform mlx_metadata {\n"
-           : "layout(set = 0, binding = 0, std430) readonly buffer mlx_metadata {\n";
+  s += in_push_constants ? "layout(push_constant, std430) uniform mlx_metadata {\n"
+                         : "layout(set = 0, binding = 0, std430) readonly buffer mlx_metadata {\n";
   s += members + "};\n" + constants;
 
   s += "\n// Inputs (readonly) and outputs; NAME_vec2 and NAME_vec4 view the same memory\n"

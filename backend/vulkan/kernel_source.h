@@ -35,11 +35,10 @@ struct GeneratedKernel {
   // NAME_shape (int32), in bytes; -1 where the source uses none. The grid
   // (uint[3]) is at 0 and the workgroup counts (uint[3]) at 12.
   std::vector<int64_t> strides_offset, shape_offset;
-  size_t metadata_bytes = 0;
-  // The shader reads the metadata from push constants (it fits the
-  // MetadataHead the encoder pushes), else from the buffer at binding 0,
+  // The shader reads the metadata from push constants where it fits the
+  // MetadataHead the encoder pushes, else from the buffer at binding 0,
   // which is bound either way.
-  bool metadata_in_push_constants = false;
+  size_t metadata_bytes = 0;
   // The source calls threadgroup_barrier or barrier(): every thread of a
   // workgroup must reach it, so grids must be whole workgroups.
   bool uses_barrier = false;
