@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
 #include "backend/gpu_backend.h"
 #include "mlx_lite/gpu.h"
 #include "mlx_lite/mlx_lite.h"
@@ -20,7 +20,7 @@ class CountingAddOne : public UnaryPrimitive {
   explicit CountingAddOne(std::atomic<int>* runs) : UnaryPrimitive(to_stream({})), runs_(runs) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override {
     ++*runs_;
-    cpu::allocate(out);
+    common::allocate(out);
     const float* in = inputs[0].data<float>();
     float* o = out.data<float>();
     for (size_t i = 0; i < out.size(); ++i) o[i] = in[i] + 1.0f;

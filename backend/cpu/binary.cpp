@@ -20,7 +20,7 @@ bool is_scalar_view(const array& a) {
 template <typename T, typename R, typename F>
 void binary_map(const array& a, const array& b, array& out, F f) {
   using C = compute_type_t<T>;
-  if (!cpu::try_donate(a, out) && !cpu::try_donate(b, out)) cpu::allocate(out);
+  if (!common::try_donate(a, out) && !common::try_donate(b, out)) common::allocate(out);
   auto* x = static_cast<const T*>(a.raw_data());
   auto* y = static_cast<const T*>(b.raw_data());
   auto* dst = static_cast<R*>(out.raw_data());

@@ -35,7 +35,7 @@ void copy_into(const array& src, const array& dst) {
 }
 
 void copy_to_row_contiguous(const array& in, array& out) {
-  allocate(out);
+  common::allocate(out);
   // out may have another shape of the same size (a reshape that copies).
   copy_strided(in, out.raw_data(), out.dtype(), row_major_strides(in.shape()), true);
 }

@@ -9,7 +9,7 @@
 namespace mlx_lite {
 
 void Arange::eval_cpu(const std::vector<array>&, array& out) {
-  cpu::allocate(out);
+  common::allocate(out);
   dispatch_dtype(out.dtype(), [&]<typename T>() {
     T* o = static_cast<T*>(out.raw_data());
     const int64_t n = static_cast<int64_t>(out.size());
@@ -29,7 +29,7 @@ void Arange::eval_cpu(const std::vector<array>&, array& out) {
 }
 
 void Eye::eval_cpu(const std::vector<array>&, array& out) {
-  cpu::allocate(out);
+  common::allocate(out);
   // All-zero bytes are zero in every dtype.
   if (out.nbytes() > 0) std::memset(out.raw_data(), 0, out.nbytes());
   const int64_t n = out.shape(0), m = out.shape(1);

@@ -62,7 +62,7 @@ inline int64_t wrap(int64_t v, int64_t dim) {
 }  // namespace
 
 void Gather::eval_cpu(const std::vector<array>& inputs, array& out) {
-  cpu::allocate(out);
+  common::allocate(out);
   if (out.size() == 0) return;
   const array& src = inputs[0];
   const size_t n_idx = inputs.size() > 1 ? inputs[1].size() : 1;

@@ -128,7 +128,7 @@ void matmul(const array& a, const array& b, array& out) {
 void Matmul::eval_cpu(const std::vector<array>& inputs, array& out) {
   const auto& a = inputs[0];
   const auto& b = inputs[1];
-  cpu::allocate(out);
+  common::allocate(out);
   if (out.size() == 0) return;
   dispatch_dtype(out.dtype(), [&]<typename T>() {
     if constexpr (std::is_floating_point_v<compute_type_t<T>>) {

@@ -44,15 +44,15 @@ void fill_block(uint32_t k0, uint32_t k1, int width, uint64_t n, T* dst) {
 
 void RandomBits::eval_cpu(const std::vector<array>& inputs, array& out) {
   const array& keys = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   const size_t num_keys = keys.size() / 2;
   if (out.size() == 0 || num_keys == 0) return;
   const uint64_t per_key = out.size() / num_keys;
   // Keys are few; read them through their strides (they may be views).
   const auto* kptr = static_cast<const uint32_t*>(keys.raw_data());
   for (size_t i = 0; i < num_keys; ++i) {
-    uint32_t k0 = kptr[cpu::elem_to_loc(2 * i, keys.shape(), keys.strides())];
-    uint32_t k1 = kptr[cpu::elem_to_loc(2 * i + 1, keys.shape(), keys.strides())];
+    uint32_t k0 = kptr[common::elem_to_loc(2 * i, keys.shape(), keys.strides())];
+    uint32_t k1 = kptr[common::elem_to_loc(2 * i + 1, keys.shape(), keys.strides())];
     if (out.dtype() == uint8) {
       fill_block(k0, k1, width_, per_key, static_cast<uint8_t*>(out.raw_data()) + i * per_key);
     } else {

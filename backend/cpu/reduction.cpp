@@ -172,7 +172,7 @@ template <Reduce::ReduceType R, typename In>
 void reduce(const array& in, array& out, const std::vector<int>& axes) {
   using Out = out_t<R, In>;
   using A = acc_t<R, In>;
-  cpu::allocate(out);
+  common::allocate(out);
   auto* src = static_cast<const In*>(in.raw_data());
   auto* dst = static_cast<Out*>(out.raw_data());
   if (in.size() == 0) {
@@ -244,7 +244,7 @@ namespace {
 // order of the other dims, which is the order of a row-contiguous output).
 template <typename F>
 void for_each_line(const array& in, int axis, F&& f) {
-  const auto [shape, strides] = cpu::without_axis(in, axis);
+  const auto [shape, strides] = common::without_axis(in, axis);
   int64_t line = 0;
   cpu::for_each_offset<1>(shape, {&strides}, [&](const auto& off) { f(off[0], line++); });
 }
@@ -253,7 +253,7 @@ void for_each_line(const array& in, int axis, F&& f) {
 
 void ArgReduce::eval_cpu(const std::vector<array>& inputs, array& out) {
   const auto& in = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   auto* dst = static_cast<uint32_t*>(out.raw_data());
   const int64_t n = in.shape(axis_);
   const int64_t st = in.strides()[axis_];
@@ -303,7 +303,7 @@ void for_each_row(const array& in, F&& f) {
 
 void Softmax::eval_cpu(const std::vector<array>& inputs, array& out) {
   const auto& in = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   // The CPU computes every dtype in float32, so `precise` changes nothing here.
   dispatch_dtype(in.dtype(), [&]<typename T>() {
     if constexpr (is_float_v<T>) {
@@ -323,7 +323,7 @@ void Softmax::eval_cpu(const std::vector<array>& inputs, array& out) {
 
 void LogSumExp::eval_cpu(const std::vector<array>& inputs, array& out) {
   const auto& in = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   dispatch_dtype(in.dtype(), [&]<typename T>() {
     if constexpr (is_float_v<T>) {
       auto* dst = static_cast<T*>(out.raw_data());

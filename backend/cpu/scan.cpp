@@ -52,7 +52,7 @@ void cumsum(const array& in, array& out, int axis, bool reverse, bool inclusive)
 
 void Scan::eval_cpu(const std::vector<array>& inputs, array& out) {
   const auto& in = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   dispatch_dtype(in.dtype(), [&]<typename T>() {
     // bool sums count, into int32 (as MLX); every other dtype keeps its type.
     using Out = std::conditional_t<std::is_same_v<T, bool>, int32_t, T>;

@@ -22,7 +22,7 @@ array view_of(const array& out, const Shape& shape, const Strides& strides, int6
 }  // namespace
 
 void Concatenate::eval_cpu(const std::vector<array>& inputs, array& out) {
-  cpu::allocate(out);
+  common::allocate(out);
   int64_t offset = 0;
   for (const auto& in : inputs) {
     if (in.size() > 0) cpu::copy_into(in, view_of(out, in.shape(), out.strides(), offset));
@@ -33,7 +33,7 @@ void Concatenate::eval_cpu(const std::vector<array>& inputs, array& out) {
 void Pad::eval_cpu(const std::vector<array>& inputs, array& out) {
   const array& in = inputs[0];
   const array& value = inputs[1];
-  cpu::allocate(out);
+  common::allocate(out);
   dispatch_dtype(out.dtype(), [&]<typename T>() {
     std::fill_n(static_cast<T*>(out.raw_data()), out.size(),
                 *static_cast<const T*>(value.raw_data()));

@@ -10,7 +10,7 @@ void Select::eval_cpu(const std::vector<array>& inputs, array& out) {
   const array& cond = inputs[0];
   const array& x = inputs[1];
   const array& y = inputs[2];
-  if (!cpu::try_donate(x, out) && !cpu::try_donate(y, out)) cpu::allocate(out);
+  if (!common::try_donate(x, out) && !common::try_donate(y, out)) common::allocate(out);
   dispatch_dtype(out.dtype(), [&]<typename T>() {
     const bool* c = static_cast<const bool*>(cond.raw_data());
     const T* xs = static_cast<const T*>(x.raw_data());

@@ -41,7 +41,7 @@ float erfinv_approx(float a) {
 // out[i] = f(in[i]) in row-major order, reading `in` through its strides.
 template <typename In, typename Out, typename F>
 void map(const array& in, array& out, F f) {
-  if (!cpu::try_donate(in, out)) cpu::allocate(out);
+  if (!common::try_donate(in, out)) common::allocate(out);
   auto* src = static_cast<const In*>(in.raw_data());
   auto* dst = static_cast<Out*>(out.raw_data());
   if (in.flags().row_contiguous) {

@@ -1,6 +1,6 @@
-// CPU side of the view primitives: each computes the output's strides and
-// offset and shares the input's buffer; only Reshape (when strides cannot
-// express it), Contiguous (when the layout is not dense) and Copy move data.
+// CPU side of the view primitives: the views themselves are computed in
+// backend/common/views.cpp; only Reshape (when strides cannot express it),
+// Contiguous (when the layout is not dense) and Copy move data, here.
 #include "mlx_lite/primitives/views.h"
 
 #include "backend/cpu/strided.h"
@@ -8,92 +8,24 @@
 namespace mlx_lite {
 
 void Broadcast::eval_cpu(const std::vector<array>& inputs, array& out) {
-  const array& in = inputs[0];
-  const int diff = out.ndim() - in.ndim();
-  Strides strides(out.ndim(), 0);
-  for (int i = 0; i < in.ndim(); ++i) {
-    // A size-1 dim stretched to n repeats its one element: stride 0.
-    strides[diff + i] = in.shape(i) == out.shape(diff + i) ? in.strides()[i] : 0;
-  }
-  out.copy_shared_buffer(in, strides, in.offset());
+  eval(inputs, out);
 }
-
 void Transpose::eval_cpu(const std::vector<array>& inputs, array& out) {
-  const array& in = inputs[0];
-  Strides strides(axes_.size());
-  for (size_t i = 0; i < axes_.size(); ++i) strides[i] = in.strides()[axes_[i]];
-  out.copy_shared_buffer(in, strides, in.offset());
+  eval(inputs, out);
 }
-
-std::optional<Strides> Reshape::view_strides(const array& in, const Shape& shape) {
-  if (in.flags().row_contiguous) return row_major_strides(shape);
-  if (in.size() == 0) return std::nullopt;
-  // numpy's no-copy reshape: match groups of old dims to groups of new dims
-  // with the same element count; a group of old dims that is itself dense
-  // can be re-split with any shape.
-  Shape old_dims;
-  Strides old_strides;
-  for (int i = 0; i < in.ndim(); ++i) {
-    if (in.shape(i) != 1) {
-      old_dims.push_back(in.shape(i));
-      old_strides.push_back(in.strides()[i]);
-    }
-  }
-  Strides strides(shape.size(), 1);
-  size_t oi = 0, oj = 1, ni = 0, nj = 1;
-  while (ni < shape.size() && oi < old_dims.size()) {
-    int64_t np = shape[ni], op = old_dims[oi];
-    while (np != op) {
-      if (np < op) {
-        np *= shape[nj++];
-      } else {
-        op *= old_dims[oj++];
-      }
-    }
-    for (size_t k = oi; k + 1 < oj; ++k) {
-      if (old_strides[k] != old_dims[k + 1] * old_strides[k + 1]) return std::nullopt;
-    }
-    strides[nj - 1] = old_strides[oj - 1];
-    for (size_t k = nj - 1; k > ni; --k) strides[k - 1] = strides[k] * shape[k];
-    ni = nj++;
-    oi = oj++;
-  }
-  return strides;  // trailing size-1 dims keep stride 1, which is never used
+void Slice::eval_cpu(const std::vector<array>& inputs, array& out) {
+  eval(inputs, out);
 }
-
-bool Reshape::try_view(const array& in, array& out) {
-  auto strides = view_strides(in, out.shape());
-  if (strides) out.copy_shared_buffer(in, *strides, in.offset());
-  return strides.has_value();
+void StopGradient::eval_cpu(const std::vector<array>& inputs, array& out) {
+  eval(inputs, out);
 }
 
 void Reshape::eval_cpu(const std::vector<array>& inputs, array& out) {
   if (!try_view(inputs[0], out)) cpu::copy_to_row_contiguous(inputs[0], out);
 }
 
-void Slice::eval_cpu(const std::vector<array>& inputs, array& out) {
-  const array& in = inputs[0];
-  Strides strides(in.ndim());
-  int64_t offset = in.offset();
-  for (int i = 0; i < in.ndim(); ++i) {
-    strides[i] = in.strides()[i] * strides_[i];
-    if (out.size() > 0) offset += start_[i] * in.strides()[i];
-  }
-  out.copy_shared_buffer(in, strides, offset);
-}
-
-bool Contiguous::try_share(const array& in, array& out) const {
-  bool dense = in.flags().row_contiguous || (allow_col_major_ && in.flags().col_contiguous);
-  if (dense) out.copy_shared_buffer(in);
-  return dense;
-}
-
 void Contiguous::eval_cpu(const std::vector<array>& inputs, array& out) {
   if (!try_share(inputs[0], out)) cpu::copy_to_row_contiguous(inputs[0], out);
-}
-
-void StopGradient::eval_cpu(const std::vector<array>& inputs, array& out) {
-  out.copy_shared_buffer(inputs[0]);
 }
 
 void Copy::eval_cpu(const std::vector<array>& inputs, array& out) {

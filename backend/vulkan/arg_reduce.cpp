@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "backend/common/buffers.h"
 #include "backend/vulkan/encoder.h"
 #include "backend/vulkan/reduction_lines.h"
 #include "mlx_lite/primitives/reduction.h"
@@ -30,7 +31,7 @@ int64_t ceil_div(int64_t a, int64_t b) {
 
 void ArgReduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   const array& in = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   if (out.size() == 0) return;  // ops/ rejects empty lines, so len >= 1
   auto lines = vulkan::lines_along(in, axis_);
   const int64_t rows = lines.rows, len = lines.len;

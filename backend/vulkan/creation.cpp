@@ -7,14 +7,14 @@
 #include <algorithm>
 #include <bit>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
 #include "backend/vulkan/elementwise.h"
 #include "backend/vulkan/encoder.h"
 
 namespace mlx_lite {
 
 void Arange::eval_gpu(const std::vector<array>&, array& out) {
-  cpu::allocate(out);
+  common::allocate(out);
   if (out.size() == 0) return;
   // The shader redoes the CPU's double arithmetic on the bits.
   auto& encoder = vulkan::Encoder::get();

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
 #include "backend/gpu_backend.h"
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/elementwise.h"
@@ -168,7 +168,7 @@ void CustomKernel::eval_gpu(const std::vector<array>& inputs, std::vector<array>
       fill_gpu(array(*launch_.init_value), out);
       continue;
     }
-    cpu::allocate(out);
+    common::allocate(out);
     if (!word) continue;
     // vkCmdFillBuffer writes whole words: the block's capacity covers the rounding up.
     Binding b = output_binding(out);

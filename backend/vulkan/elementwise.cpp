@@ -6,7 +6,8 @@
 #include <array>
 #include <stdexcept>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
+#include "backend/common/layout.h"
 #include "backend/vulkan/encoder.h"
 
 namespace mlx_lite::vulkan {
@@ -33,7 +34,7 @@ Layout layout(const Shape& shape, const std::vector<const Strides*>& strides,
               const std::vector<int64_t>& offsets) {
   std::array<const Strides*, N> st_in;
   for (size_t k = 0; k < N; ++k) st_in[k] = strides[k];
-  auto [dims, st] = cpu::collapse_dims<N>(shape, st_in);
+  auto [dims, st] = common::collapse_dims<N>(shape, st_in);
   int64_t n = 1;
   for (auto d : shape) n *= d;
   Layout result{{n, static_cast<int64_t>(dims.size())}, true};
@@ -101,8 +102,8 @@ std::string copy_shader(const array& in, const array& out) {
 void dispatch_elementwise(const std::string& shader, uint32_t op, const std::vector<array>& inputs,
                           array& out) {
   // Each thread reads element i of its inputs, then writes element i.
-  if (!std::ranges::any_of(inputs, [&](const array& in) { return cpu::try_donate(in, out); })) {
-    cpu::allocate(out);
+  if (!std::ranges::any_of(inputs, [&](const array& in) { return common::try_donate(in, out); })) {
+    common::allocate(out);
   }
   if (out.size() == 0) return;
   Layout l;
@@ -136,7 +137,7 @@ void copy_gpu(const array& in, array& out) {
   // A dense source of out's dtype that nothing else holds becomes out: no
   // copy at all (a Scatter over the previous scatter's result, as the vjp of
   // several gathers of one array builds).
-  if (in.dtype() == out.dtype() && cpu::try_donate(in, out)) return;
+  if (in.dtype() == out.dtype() && common::try_donate(in, out)) return;
   dispatch_elementwise(copy_shader(in, out), kCopyDense, {in}, out);
 }
 

@@ -9,7 +9,8 @@
 
 #include <span>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
+#include "backend/common/layout.h"
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/elementwise.h"
 #include "backend/vulkan/encoder.h"
@@ -44,8 +45,8 @@ std::vector<int64_t> index_metadata(uint64_t threads, const array& indexed,
   for (size_t k = 0; k < kMaxIndexArrays; ++k) {
     idx_strides[k] = k < indices.size() ? &indices[k].strides() : &none;
   }
-  auto [dims, st] = cpu::collapse_dims<kMaxIndexArrays>(idx_shape, idx_strides);
-  auto [slice_dims, slice_st] = cpu::collapse_dims<1>(slice, {&indexed.strides()});
+  auto [dims, st] = common::collapse_dims<kMaxIndexArrays>(idx_shape, idx_strides);
+  auto [slice_dims, slice_st] = common::collapse_dims<1>(slice, {&indexed.strides()});
   int64_t n_slice = 1;
   for (auto d : slice) n_slice *= d;
 
@@ -91,7 +92,7 @@ void Gather::eval_gpu(const std::vector<array>& inputs, array& out) {
     UnaryPrimitive::eval_gpu(inputs, out);
     return;
   }
-  cpu::allocate(out);
+  common::allocate(out);
   if (out.size() == 0) return;
   const array& src = inputs[0];
   // A thread per run of 4 consecutive slice elements (gather.comp's kRun).
@@ -129,7 +130,7 @@ void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
   const uint32_t run = upd.size() <= 0xffffffffu ? 4 : 1;
   const uint64_t threads = upd.size() / n_slice * ((n_slice + run - 1) / run);
   auto words = index_metadata(threads, out, indices, axes_, slice);
-  auto [upd_dims, upd_st] = cpu::collapse_dims<1>(upd.shape(), {&upd.strides()});
+  auto [upd_dims, upd_st] = common::collapse_dims<1>(upd.shape(), {&upd.strides()});
   words.insert(words.end(), {upd.offset(), static_cast<int64_t>(upd_dims.size())});
   words.insert(words.end(), upd_dims.begin(), upd_dims.end());
   words.insert(words.end(), upd_st[0].begin(), upd_st[0].end());

@@ -2,7 +2,8 @@
 // operands read through their strides (no copies of transposed operands).
 #include <fmt/format.h>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
+#include "backend/common/layout.h"
 #include "backend/vulkan/encoder.h"
 #include "mlx_lite/primitives/linalg.h"
 
@@ -11,7 +12,7 @@ namespace mlx_lite {
 void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const array& a = inputs[0];
   const array& b = inputs[1];
-  cpu::allocate(out);
+  common::allocate(out);
   if (out.size() == 0) return;
   const int nd = out.ndim();
   const int64_t M = a.shape(-2), K = a.shape(-1), N = b.shape(-1);
@@ -23,7 +24,7 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   Shape batch(out.shape().begin(), out.shape().end() - 2);
   Strides a_batch(a.strides().begin(), a.strides().end() - 2);
   Strides b_batch(b.strides().begin(), b.strides().end() - 2);
-  auto [dims, st] = cpu::collapse_dims<2>(batch, {&a_batch, &b_batch});
+  auto [dims, st] = common::collapse_dims<2>(batch, {&a_batch, &b_batch});
   const int64_t batches = static_cast<int64_t>(out.size()) / (M * N);
 
   // The shader indexes in 32 bits: a bound buffer holds fewer than 2^32

@@ -3,14 +3,15 @@
 
 #include <fmt/format.h>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
+#include "backend/common/layout.h"
 #include "backend/vulkan/encoder.h"
 
 namespace mlx_lite {
 
 void RandomBits::eval_gpu(const std::vector<array>& inputs, array& out) {
   const array& keys = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   const int64_t num_keys = static_cast<int64_t>(keys.size() / 2);
   if (out.size() == 0 || num_keys == 0) return;
   const int64_t per_key = static_cast<int64_t>(out.size()) / num_keys;
@@ -18,7 +19,7 @@ void RandomBits::eval_gpu(const std::vector<array>& inputs, array& out) {
   const int64_t pairs = (num_words + 1) / 2;  // one thread per counter pair
   // The keys are read through their strides (they may be views): their
   // layout as common.glsl reads one input, then the stream's sizes.
-  auto [dims, st] = cpu::collapse_dims<1>(keys.shape(), {&keys.strides()});
+  auto [dims, st] = common::collapse_dims<1>(keys.shape(), {&keys.strides()});
   const bool dense = st[0] == row_major_strides(dims);
   std::vector<int64_t> words = {static_cast<int64_t>(keys.size()),
                                 static_cast<int64_t>(dims.size())};

@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
+#include "backend/common/layout.h"
 #include "backend/vulkan/encoder.h"
 
 namespace mlx_lite {
@@ -67,12 +68,12 @@ View reduction_view(const array& in, const std::vector<int>& axes) {
 
 void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   const array& in = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   const int64_t rows = static_cast<int64_t>(out.size());
   if (rows == 0) return;
   View view = reduction_view(in, axes_);
   const int64_t len = view.len;
-  auto [dims, st] = cpu::collapse_dims<1>(view.shape, {&view.strides});
+  auto [dims, st] = common::collapse_dims<1>(view.shape, {&view.strides});
   const bool dense = st[0] == row_major_strides(dims);
 
   // Few long rows: G workgroups per row reduce chunks into partials, and a

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/layout.h"
 #include "mlx_lite/array.h"
 
 namespace mlx_lite::vulkan {
@@ -24,9 +24,9 @@ inline Lines lines_along(const array& in, int axis) {
   Lines l;
   l.len = in.shape(axis);
   l.stride = in.strides()[axis];
-  const auto [shape, strides] = cpu::without_axis(in, axis);
+  const auto [shape, strides] = common::without_axis(in, axis);
   for (auto d : shape) l.rows *= d;
-  auto [dims, st] = cpu::collapse_dims<1>(shape, {&strides});
+  auto [dims, st] = common::collapse_dims<1>(shape, {&strides});
   auto dense = row_major_strides(dims);
   for (auto& s : dense) s *= l.len;
   l.contiguous = (l.stride == 1 || l.len == 1) && st[0] == dense;

@@ -1,6 +1,7 @@
 // GPU kernel of Scan (shaders/scan.comp).
 #include <fmt/format.h>
 
+#include "backend/common/buffers.h"
 #include "backend/vulkan/encoder.h"
 #include "backend/vulkan/reduction_lines.h"
 #include "mlx_lite/primitives/reduction.h"
@@ -19,7 +20,7 @@ constexpr int64_t kThreadPerLineRows = 32768;
 
 void Scan::eval_gpu(const std::vector<array>& inputs, array& out) {
   const array& in = inputs[0];
-  cpu::allocate(out);
+  common::allocate(out);
   if (out.size() == 0) return;
   auto lines = vulkan::lines_along(in, axis_);
   int64_t inner = 1;

@@ -4,13 +4,13 @@
 // dispatches that write one buffer.
 #include "mlx_lite/primitives/shape.h"
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
 #include "backend/vulkan/elementwise.h"
 
 namespace mlx_lite {
 
 void Concatenate::eval_gpu(const std::vector<array>& inputs, array& out) {
-  cpu::allocate(out);
+  common::allocate(out);
   int64_t offset = 0;
   for (const auto& in : inputs) {
     vulkan::copy_gpu_into(in, out.strides(), offset, out);

@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "backend/cpu/strided.h"
+#include "backend/common/buffers.h"
+#include "backend/common/layout.h"
 #include "backend/vulkan/encoder.h"
 #include "mlx_lite/primitives/reduction.h"
 
@@ -17,7 +18,7 @@ namespace {
 enum class RowOp : uint32_t { Softmax = 0, LogSumExp = 1 };
 
 void last_axis_gpu(const array& in, array& out, RowOp op) {
-  cpu::allocate(out);
+  common::allocate(out);
   const int64_t len = in.shape(-1);
   if (in.size() == 0) return;
   const int64_t rows = static_cast<int64_t>(in.size()) / len;
@@ -25,7 +26,7 @@ void last_axis_gpu(const array& in, array& out, RowOp op) {
   // their r-th element in row-major order.
   Shape shape(in.shape().begin(), in.shape().end() - 1);
   Strides strides(in.strides().begin(), in.strides().end() - 1);
-  auto [dims, st] = cpu::collapse_dims<1>(shape, {&strides});
+  auto [dims, st] = common::collapse_dims<1>(shape, {&strides});
   std::vector<int64_t> words = {rows, static_cast<int64_t>(dims.size())};
   words.insert(words.end(), dims.begin(), dims.end());
   words.push_back(in.offset());

@@ -1,6 +1,6 @@
-// GPU side of the view primitives: views only compute strides and an offset,
-// exactly as on the CPU (the buffers are shared), so no work is recorded;
-// the copies go through the copy shader.
+// GPU side of the view primitives: views only compute strides and an offset
+// (backend/common/views.cpp, as on the CPU: the buffers are shared), so no
+// work is recorded; the copies go through the copy shader.
 #include "mlx_lite/primitives/views.h"
 
 #include "backend/vulkan/elementwise.h"
@@ -8,16 +8,16 @@
 namespace mlx_lite {
 
 void Broadcast::eval_gpu(const std::vector<array>& inputs, array& out) {
-  eval_cpu(inputs, out);
+  eval(inputs, out);
 }
 void Transpose::eval_gpu(const std::vector<array>& inputs, array& out) {
-  eval_cpu(inputs, out);
+  eval(inputs, out);
 }
 void Slice::eval_gpu(const std::vector<array>& inputs, array& out) {
-  eval_cpu(inputs, out);
+  eval(inputs, out);
 }
 void StopGradient::eval_gpu(const std::vector<array>& inputs, array& out) {
-  eval_cpu(inputs, out);
+  eval(inputs, out);
 }
 
 void Reshape::eval_gpu(const std::vector<array>& inputs, array& out) {

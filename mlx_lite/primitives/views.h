@@ -13,6 +13,8 @@ class Broadcast : public UnaryPrimitive {
   Broadcast(Stream stream, Shape shape) : UnaryPrimitive(stream), shape_(std::move(shape)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  // The view over the input's buffer, for both backends (backend/common/views.cpp).
+  void eval(const std::vector<array>& inputs, array& out);
   std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
                          const std::vector<int>& argnums) override;
   std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
@@ -31,6 +33,8 @@ class Transpose : public UnaryPrimitive {
       : UnaryPrimitive(stream), axes_(std::move(axes)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  // The view over the input's buffer, for both backends (backend/common/views.cpp).
+  void eval(const std::vector<array>& inputs, array& out);
   std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
                          const std::vector<int>& argnums) override;
   std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
@@ -77,6 +81,8 @@ class Slice : public UnaryPrimitive {
         shape_(std::move(shape)) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  // The view over the input's buffer, for both backends (backend/common/views.cpp).
+  void eval(const std::vector<array>& inputs, array& out);
   std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
                          const std::vector<int>& argnums) override;
   std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
@@ -120,6 +126,8 @@ class StopGradient : public UnaryPrimitive {
   using UnaryPrimitive::UnaryPrimitive;
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
+  // The view over the input's buffer, for both backends (backend/common/views.cpp).
+  void eval(const std::vector<array>& inputs, array& out);
   std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
                          const std::vector<int>& argnums) override;
   std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
