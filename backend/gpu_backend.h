@@ -1,6 +1,11 @@
 // The seam between the core and the GPU backend, so the core never includes
-// Vulkan headers.
+// Vulkan headers. GPU work is recorded per thread (backend/vulkan/encoder.h);
+// these calls act on the calling thread's work unless they say otherwise.
 #pragma once
+
+namespace mlx_lite {
+class array;
+}
 
 namespace mlx_lite::allocator {
 class CachingAllocator;
@@ -15,13 +20,17 @@ allocator::CachingAllocator* make_allocator();
 // Whether GPU work runs on the GPU backend (true once make_allocator() gave one).
 bool is_active();
 
-// Submits the GPU work recorded so far and waits for it.
+// Waits until the GPU work that writes `a`'s data (on any thread) has
+// completed, so the host or a CPU kernel may read it or write it.
+void wait_for(const array& a);
+
+// Submits the GPU work this thread recorded and waits for it.
 void finish();
 
-// Submits the GPU work recorded so far without waiting for it.
+// Submits the GPU work this thread recorded without waiting for it.
 void flush();
 
-// Whether GPU work has been recorded and not yet finished.
+// Whether GPU work has been recorded and not yet waited for, on any thread.
 bool has_pending_work();
 
 }  // namespace mlx_lite::gpu_backend

@@ -194,8 +194,8 @@ int64_t array::strides(int dim) const {
 void array::eval() {
   if (!is_available()) {
     mlx_lite::eval({*this});
-  } else if (gpu_backend::has_pending_work()) {
-    gpu_backend::finish();  // async_eval's GPU work may still be writing it
+  } else {
+    gpu_backend::wait_for(*this);  // async_eval's GPU work may still be writing it
   }
 }
 

@@ -1,11 +1,12 @@
 #include "mlx_lite/device.h"
 
+#include <fmt/format.h>
+
+#include <atomic>
 #include <cstdlib>
-#include <cstring>
-#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "backend/gpu_backend.h"
 
@@ -15,8 +16,7 @@ namespace {
 
 void require_gpu() {
   if (gpu_backend::is_active()) return;
-  const char* env = std::getenv("MLX_LITE_DEVICE");
-  if (env != nullptr && std::strcmp(env, "cpu") == 0) {
+  if (detail::device_setting() == "cpu") {
     throw std::runtime_error("[gpu] The GPU was asked for, but MLX_LITE_DEVICE=cpu disables it.");
   }
   throw std::runtime_error(
@@ -26,32 +26,24 @@ void require_gpu() {
 
 // gpu whenever a Vulkan device can be used, unless MLX_LITE_DEVICE says.
 Device initial_device() {
-  const char* env = std::getenv("MLX_LITE_DEVICE");
-  if (env == nullptr) return gpu_backend::is_active() ? Device::gpu : Device::cpu;
-  if (std::strcmp(env, "cpu") == 0) return Device::cpu;
-  if (std::strcmp(env, "gpu") == 0) {
+  const std::string_view env = detail::device_setting();
+  if (env.empty()) return gpu_backend::is_active() ? Device::gpu : Device::cpu;
+  if (env == "cpu") return Device::cpu;
+  if (env == "gpu") {
     require_gpu();
     return Device::gpu;
   }
-  throw std::invalid_argument(std::string("MLX_LITE_DEVICE must be 'cpu' or 'gpu', got '") + env +
-                              "'");
+  throw std::invalid_argument(fmt::format("MLX_LITE_DEVICE must be 'cpu' or 'gpu', got '{}'", env));
 }
 
-struct StreamRegistry {
-  std::mutex mutex;
-  std::vector<Stream> streams;
-  Stream default_cpu{0, Device::cpu};
-  Stream default_gpu{1, Device::gpu};
-  StreamRegistry() {
-    streams.push_back(default_cpu);
-    streams.push_back(default_gpu);
-  }
+// Each thread's default streams, made on its first use of each (MLX's
+// default streams are per thread too): a thread's work never waits behind
+// another thread's on a shared default stream.
+struct ThreadStreams {
+  std::optional<Stream> cpu, gpu;
+  std::optional<Stream>& of(Device::DeviceType type) { return type == Device::cpu ? cpu : gpu; }
 };
-
-StreamRegistry& registry() {
-  static StreamRegistry r;
-  return r;
-}
+thread_local ThreadStreams thread_streams;
 
 Device& mutable_default_device() {
   static Device d = initial_device();
@@ -73,23 +65,18 @@ bool is_available(const Device& d) {
 }
 
 Stream default_stream(Device d) {
-  auto& r = registry();
-  std::lock_guard lock(r.mutex);
-  return d.type == Device::cpu ? r.default_cpu : r.default_gpu;
+  auto& slot = thread_streams.of(d.type);
+  if (!slot) slot = new_stream(d);
+  return *slot;
 }
 
 void set_default_stream(Stream s) {
-  auto& r = registry();
-  std::lock_guard lock(r.mutex);
-  (s.device.type == Device::cpu ? r.default_cpu : r.default_gpu) = s;
+  thread_streams.of(s.device.type) = s;
 }
 
 Stream new_stream(Device d) {
-  auto& r = registry();
-  std::lock_guard lock(r.mutex);
-  Stream s(static_cast<int>(r.streams.size()), d);
-  r.streams.push_back(s);
-  return s;
+  static std::atomic<int> next{0};
+  return Stream(next.fetch_add(1, std::memory_order_relaxed), d);
 }
 
 Stream to_stream(StreamOrDevice s) {
@@ -104,13 +91,26 @@ Stream to_stream(StreamOrDevice s) {
   return default_stream(default_device());
 }
 
-// eval waits for its GPU work, so only work recorded outside an eval (none
-// today) could be outstanding; finishing it is cheap when there is none.
+// The calling thread records the GPU work of its streams in one encoder
+// (backend/vulkan/encoder.h), in order: waiting for a stream's work is
+// waiting for that encoder's. CPU work runs within eval, so it is done.
 void synchronize() {
   gpu_backend::finish();
 }
-void synchronize(Stream) {
-  gpu_backend::finish();
+void synchronize(Stream s) {
+  if (s.device.type == Device::gpu) gpu_backend::finish();
 }
+
+namespace detail {
+
+std::string_view device_setting() {
+  static const std::string value = [] {
+    const char* env = std::getenv("MLX_LITE_DEVICE");
+    return std::string(env != nullptr ? env : "");
+  }();
+  return value;
+}
+
+}  // namespace detail
 
 }  // namespace mlx_lite

@@ -2,6 +2,7 @@
 // queue of work on one device; ops take `StreamOrDevice s = {}` last.
 #pragma once
 
+#include <string_view>
 #include <variant>
 
 namespace mlx_lite {
@@ -41,8 +42,13 @@ constexpr bool operator==(const Stream& a, const Stream& b) {
   return a.index == b.index;
 }
 
+// The calling thread's default stream of a device (each thread has its own,
+// as in MLX), and making `s` the calling thread's default for its device.
 Stream default_stream(Device d);
 void set_default_stream(Stream s);
+// A new stream. A stream orders work within a thread; independent graphs
+// may be evaluated from several threads at once on any streams
+// (docs/architecture.md, "Threads").
 Stream new_stream(Device d);
 
 using StreamOrDevice = std::variant<std::monostate, Stream, Device>;
@@ -51,8 +57,14 @@ using StreamOrDevice = std::variant<std::monostate, Stream, Device>;
 // device, or the default stream of the default device.
 Stream to_stream(StreamOrDevice s);
 
-// Waits until all work submitted to `s` (or to every stream) has finished.
+// Waits until the work the calling thread submitted to `s` (or to every
+// stream) has finished.
 void synchronize();
 void synchronize(Stream s);
+
+namespace detail {
+// MLX_LITE_DEVICE ("cpu", "gpu", or empty when unset), read once.
+std::string_view device_setting();
+}  // namespace detail
 
 }  // namespace mlx_lite

@@ -10,12 +10,12 @@ namespace mlx_lite {
 void Primitive::eval_gpu(const std::vector<array>& inputs, std::vector<array>& outputs) {
   // No GPU kernel yet: wait for the inputs and run the CPU kernel on the same
   // (host-visible) buffers.
-  gpu_backend::finish();
+  for (const auto& in : inputs) gpu_backend::wait_for(in);
   eval_cpu(inputs, outputs);
 }
 
 void UnaryPrimitive::eval_gpu(const std::vector<array>& inputs, array& output) {
-  gpu_backend::finish();
+  for (const auto& in : inputs) gpu_backend::wait_for(in);
   eval_cpu(inputs, output);
 }
 

@@ -15,21 +15,20 @@
 
 #include "mlx_lite/array.h"
 #include "mlx_lite/device.h"
+#include "mlx_lite/primitives/fast.h"  // TemplateArg, KernelCacheStats
+
+namespace mlx_lite::vulkan {
+class CustomKernelTemplate;  // what vulkan_kernel() was given, and its compiled variants
+}
 
 namespace mlx_lite::fast {
-
-// A template argument: a dtype (becomes its GLSL type), an int or a bool,
-// each a compile-time definition named as given.
-using TemplateArg = std::variant<int, bool, Dtype>;
-
-struct CustomKernelSpec;  // what vulkan_kernel() was given (ops/fast.cpp)
 
 // The callable vulkan_kernel() returns. Its call takes MLX's nine arguments
 // in MLX's order; those from template_args on have MLX's defaults.
 class CustomKernelFunction {
  public:
-  explicit CustomKernelFunction(std::shared_ptr<const CustomKernelSpec> spec)
-      : spec_(std::move(spec)) {}
+  explicit CustomKernelFunction(std::shared_ptr<const vulkan::CustomKernelTemplate> kernel)
+      : kernel_(std::move(kernel)) {}
 
   // grid counts threads, as Metal's dispatchThreads: threads past it do not
   // run. threadgroup is the workgroup size. The outputs are row-contiguous,
@@ -46,7 +45,7 @@ class CustomKernelFunction {
       StreamOrDevice s = {}) const;
 
  private:
-  std::shared_ptr<const CustomKernelSpec> spec_;
+  std::shared_ptr<const vulkan::CustomKernelTemplate> kernel_;
 };
 
 // Builds a kernel from the body `source` of a GLSL compute shader, with
@@ -62,15 +61,8 @@ CustomKernelFunction vulkan_kernel(const std::string& name,
                                    const std::string& source, const std::string& header = "",
                                    bool ensure_row_contiguous = true, bool atomic_outputs = false);
 
-// What the kernel cache has done in this process: SPIR-V compiled by glslang,
-// found in memory, or read from the disk cache (MLX_LITE_KERNEL_CACHE names
-// its directory; "off" disables it; the default is
-// $XDG_CACHE_HOME/mlx_lite/kernels or ~/.cache/mlx_lite/kernels).
-struct KernelCacheStats {
-  size_t compiled = 0;
-  size_t memory_hits = 0;
-  size_t disk_hits = 0;
-};
+// What the kernel cache has done in this process (KernelCacheStats,
+// mlx_lite/primitives/fast.h).
 KernelCacheStats kernel_cache_stats();
 
 }  // namespace mlx_lite::fast

@@ -39,12 +39,12 @@ void run(array& node) {
   auto outputs = node.outputs();
   auto& primitive = node.primitive();
   if (primitive.device().type == Device::gpu) {
-    // Recorded, not yet run. Buffers freed before the GPU is done with them
-    // reach the allocator's cache only when it is (backend/vulkan/allocator.cpp).
+    // Recorded, not yet run: the work keeps what it reads alive until it
+    // completes (backend/vulkan/encoder.h).
     primitive.eval_gpu(node.inputs(), outputs);
   } else {
     // CPU kernels read memory that recorded GPU work may still have to write.
-    if (gpu_backend::has_pending_work()) gpu_backend::finish();
+    for (const auto& in : node.inputs()) gpu_backend::wait_for(in);
     primitive.eval_cpu(node.inputs(), outputs);
   }
   // A transform tracing a function needs the graph it evaluated (tracing.h).
@@ -69,6 +69,11 @@ void record(std::vector<array> outputs) {
 }  // namespace
 
 void eval(std::vector<array> outputs) {
+  // An output computed already may still be being written by GPU work
+  // recorded earlier (async_eval), on this thread or another.
+  for (const auto& out : outputs) {
+    if (out.is_available()) gpu_backend::wait_for(out);
+  }
   record(std::move(outputs));
   gpu_backend::finish();
 }

@@ -1,5 +1,6 @@
 #include "backend/vulkan/allocator.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <vector>
@@ -22,10 +23,11 @@ struct Allocation {
 
   Allocation(const Device& d, size_t size) {
     using Usage = vk::BufferUsageFlagBits;
-    buffer = vk::raii::Buffer(
-        d.device(),
-        vk::BufferCreateInfo({}, size,
-                             Usage::eStorageBuffer | Usage::eTransferSrc | Usage::eTransferDst));
+    buffer = vk::raii::Buffer(d.device(),
+                              // Uniform too: the encoder's shape blocks come from the same blocks.
+                              vk::BufferCreateInfo({}, size,
+                                                   Usage::eStorageBuffer | Usage::eUniformBuffer |
+                                                       Usage::eTransferSrc | Usage::eTransferDst));
     auto req = buffer.getMemoryRequirements();
     if (!(req.memoryTypeBits & (1u << d.memory_type()))) {
       throw std::runtime_error("[gpu] The chosen memory type cannot hold storage buffers.");
@@ -39,7 +41,8 @@ struct Allocation {
 class VulkanAllocator : public allocator::CachingAllocator {
  public:
   explicit VulkanAllocator(const Device& d) : device_(d) {
-    alignment_ = std::max<size_t>(64, d.limits().min_storage_buffer_offset_alignment);
+    alignment_ = std::max<size_t>({64, d.limits().min_storage_buffer_offset_alignment,
+                                   d.limits().min_uniform_buffer_offset_alignment});
     // Asking Vulkan for more than one allocation may hold is invalid usage,
     // not an out-of-memory error: such a request fails here instead.
     auto props = d.physical()
@@ -82,15 +85,11 @@ class VulkanAllocator : public allocator::CachingAllocator {
     }
   }
 
-  // A buffer freed while GPU work is recorded or running may still be read or
-  // written by it: it reaches the cache (where the host may reuse it) only
-  // when that work completes.
-  bool defer(allocator::Buffer buffer) override {
-    auto& encoder = Encoder::get();
-    if (!encoder.has_pending_work()) return false;
-    encoder.release_after_work(buffer);
-    return true;
-  }
+  // A buffer freed while GPU work that writes it is recorded or running
+  // reaches the cache (where the host may reuse it) only when that work
+  // completes. (Work that reads a buffer holds its array's data until it
+  // completes, so such a buffer is never freed early.)
+  bool defer(allocator::Buffer buffer) override { return defer_until_written(buffer); }
 
   size_t block_capacity(const void* block) const override {
     return block ? static_cast<const Block*>(block)->capacity : 0;

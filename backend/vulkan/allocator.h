@@ -4,6 +4,8 @@
 // the number of device allocations); larger ones get their own allocation.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <vulkan/vulkan_raii.hpp>
 
 #include "mlx_lite/allocator.h"
@@ -15,11 +17,16 @@ struct Block {
   vk::DeviceSize offset;  // of the block within it
   size_t capacity;
   void* mapped;  // host address of the block's first byte
+  // The batch of GPU work that last wrote the block: its encoder's timeline
+  // (timeline.h) and its number there; 0 when none has. Atomic because a
+  // thread reading the block may not be the one whose encoder wrote it.
+  std::atomic<uint64_t> writer_timeline{0};
+  std::atomic<uint64_t> writer_batch{0};
 };
 
 // The block behind an allocator::Buffer of the Vulkan allocator.
-inline const Block& block_of(const allocator::Buffer& buffer) {
-  return *static_cast<const Block*>(buffer.ptr());
+inline Block& block_of(const allocator::Buffer& buffer) {
+  return *static_cast<Block*>(const_cast<void*>(buffer.ptr()));
 }
 
 allocator::CachingAllocator* make_vulkan_allocator();

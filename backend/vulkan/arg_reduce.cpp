@@ -1,18 +1,20 @@
 // GPU kernel of ArgReduce (shaders/arg_reduce.comp).
-#include <fmt/format.h>
+#include "backend/vulkan/shaders/params/arg_reduce.h"
 
 #include <algorithm>
 
 #include "backend/common/buffers.h"
 #include "backend/vulkan/encoder.h"
-#include "backend/vulkan/reduction_lines.h"
+#include "backend/vulkan/lines.h"
 #include "mlx_lite/primitives/reduction.h"
 
 namespace mlx_lite {
 
+namespace params = vulkan::params;
+
 namespace {
 
-constexpr uint32_t kThreads = 256;  // arg_reduce.comp's shared arrays
+constexpr uint32_t kThreads = params::kArgReduceThreads;
 // As Reduce's: few long lines are split into chunks so that a large GPU has
 // enough workgroups, and a chunk is long enough to pay for a second dispatch.
 constexpr int64_t kTargetWorkgroups = 1024;
@@ -21,8 +23,6 @@ constexpr int64_t kMinChunk = 4096;
 // thread each: neighbouring threads read neighbouring elements.
 constexpr int64_t kThreadPerLineRows = 32768;
 
-enum Mode : uint32_t { kWorkgroupPerChunk = 0, kThreadPerLine = 1, kPickAmongChunks = 2 };
-
 int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
@@ -30,10 +30,15 @@ int64_t ceil_div(int64_t a, int64_t b) {
 }  // namespace
 
 void ArgReduce::eval_gpu(const std::vector<array>& inputs, array& out) {
+  using vulkan::input, vulkan::output, vulkan::Grid;
+  static const vulkan::KernelsByDtype<
+      vulkan::Kernel<params::ArgReduceParams, params::ArgReduceSpec>>
+      kernels("arg_reduce_{}");
   const array& in = inputs[0];
   common::allocate(out);
   if (out.size() == 0) return;  // ops/ rejects empty lines, so len >= 1
-  auto lines = vulkan::lines_along(in, axis_);
+  vulkan::ShapeBlock shapes;
+  const auto [lines, contiguous] = vulkan::lines_along(in, axis_, shapes);
   const int64_t rows = lines.rows, len = lines.len;
 
   int64_t groups = 1, chunk = len;
@@ -43,34 +48,35 @@ void ArgReduce::eval_gpu(const std::vector<array>& inputs, array& out) {
     chunk = ceil_div(len, groups);
     groups = ceil_div(len, chunk);  // no empty chunk
   }
-  lines.words.insert(lines.words.end(), {groups, chunk});
+  const params::ArgReduceParams p{.lines = lines, .groups = groups, .chunk = chunk};
+  auto spec = [&](uint32_t mode) {
+    return params::ArgReduceSpec{.workgroup_size = kThreads,
+                                 .OP = static_cast<uint32_t>(type_),
+                                 .CONTIGUOUS = contiguous,
+                                 .MODE = mode};
+  };
 
-  auto& encoder = vulkan::Encoder::get();
-  const auto shader = fmt::format("arg_reduce_{}", dtype_name(in.dtype()));
-  const uint32_t op = static_cast<uint32_t>(type_);
-  const uint32_t contiguous = lines.contiguous;
-  auto metadata = encoder.metadata(lines.words);
+  auto& encoder = vulkan::encoder(stream());
+  const auto& kernel = kernels(in.dtype());
   // Binding 2 (the chunks' winners) is read in kPickAmongChunks alone; the
   // other modes bind the input there.
-  if (thread_per_line || groups == 1) {
-    const Mode mode = thread_per_line ? kThreadPerLine : kWorkgroupPerChunk;
-    encoder.dispatch(shader, {kThreads, op, contiguous, mode},
-                     {metadata, vulkan::input_binding(in), vulkan::input_binding(in),
-                      vulkan::output_binding(out)},
-                     static_cast<uint64_t>(rows) * (thread_per_line ? 1 : kThreads));
+  if (thread_per_line) {
+    encoder.dispatch(kernel, spec(params::kThreadPerLine), p, shapes,
+                     {input(in), input(in), output(out)}, Grid::threads(rows));
+    return;
+  }
+  if (groups == 1) {
+    encoder.dispatch(kernel, spec(params::kWorkgroupPerChunk), p, shapes,
+                     {input(in), input(in), output(out)}, Grid::workgroups(rows));
     return;
   }
   const int64_t partials = rows * groups;
   array winners(allocator::malloc(partials * sizeof(uint32_t)), {static_cast<ShapeElem>(partials)},
                 uint32);
-  encoder.dispatch(shader, {kThreads, op, contiguous, kWorkgroupPerChunk},
-                   {metadata, vulkan::input_binding(in), vulkan::input_binding(in),
-                    vulkan::output_binding(winners)},
-                   static_cast<uint64_t>(partials) * kThreads);
-  encoder.dispatch(shader, {kThreads, op, contiguous, kPickAmongChunks},
-                   {metadata, vulkan::input_binding(in), vulkan::input_binding(winners),
-                    vulkan::output_binding(out)},
-                   static_cast<uint64_t>(rows) * kThreads);
+  encoder.dispatch(kernel, spec(params::kWorkgroupPerChunk), p, shapes,
+                   {input(in), input(in), output(winners)}, Grid::workgroups(partials));
+  encoder.dispatch(kernel, spec(params::kPickAmongChunks), p, shapes,
+                   {input(in), input(winners), output(out)}, Grid::workgroups(rows));
 }
 
 }  // namespace mlx_lite

@@ -1,7 +1,7 @@
 // GPU kernel of CustomKernel (fast::vulkan_kernel): fill or allocate the
-// outputs, copy the inputs the kernel cannot read in place, write the
-// metadata, dispatch the compiled kernel with the grid folded where it
-// exceeds the device's workgroup counts.
+// outputs, copy the inputs the kernel cannot read in place, fill in the
+// metadata where the generated interface says, dispatch the compiled kernel
+// with the grid folded where it exceeds the device's workgroup counts.
 #include "backend/vulkan/custom_kernel.h"
 
 #include <fmt/format.h>
@@ -10,15 +10,16 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "backend/common/buffers.h"
 #include "backend/gpu_backend.h"
+#include "backend/vulkan/allocator.h"
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/elementwise.h"
 #include "backend/vulkan/encoder.h"
-#include "backend/vulkan/kernel_compiler.h"
-#include "mlx_lite/primitives/fast.h"
+#include "backend/vulkan/shaders/params/custom_kernel.h"
 
 namespace mlx_lite::vulkan {
 
@@ -87,9 +88,76 @@ std::optional<uint32_t> fill_word(float value, Dtype dtype) {
   return std::nullopt;
 }
 
+// A binding starts at the view's first element, so that inp[i] reads it:
+// views that start off the device's offset alignment, or that run backwards
+// (GLSL cannot index below 0), are read from a row-contiguous copy, as are
+// all non-row-contiguous inputs with ensure_row_contiguous.
+std::vector<array> readable_inputs(Encoder& encoder, const std::vector<array>& inputs,
+                                   bool ensure_row_contiguous) {
+  const uint64_t align = Device::get().limits().min_storage_buffer_offset_alignment;
+  std::vector<array> ins;
+  for (const auto& in : inputs) {
+    const bool backwards = std::ranges::any_of(in.strides(), [](int64_t s) { return s < 0; });
+    const bool unaligned = in.offset() * in.itemsize() % align != 0;
+    if ((ensure_row_contiguous && !in.flags().row_contiguous) || backwards || unaligned) {
+      array copy(in.shape(), in.dtype(), nullptr, {});
+      copy_gpu(encoder, in, copy);
+      ins.push_back(copy);
+    } else {
+      ins.push_back(in);
+    }
+  }
+  return ins;
+}
+
+// Gives `out` its buffer, filled with `init_value` where given:
+// vkCmdFillBuffer where the value's bits repeat every 32 bits, else a copy
+// of the value converted as astype does.
+void initialize_output(Encoder& encoder, array& out, std::optional<float> init_value) {
+  const auto word = init_value ? fill_word(*init_value, out.dtype()) : std::nullopt;
+  // vkCmdFillBuffer writes whole words: the block's capacity covers the rounding up.
+  const uint64_t bytes = (out.nbytes() + 3) / 4 * 4;
+  if (init_value && !word) {
+    fill_gpu(encoder, array(*init_value), out);
+    return;
+  }
+  common::allocate(out);
+  if (!word) return;
+  if (bytes <= block_of(out.buffer()).capacity) {
+    encoder.fill(out, bytes, *word);
+  } else {
+    fill_gpu(encoder, array(*init_value), out);
+  }
+}
+
 template <typename T>
-void put(std::vector<int64_t>& words, size_t byte_offset, T value) {
-  std::memcpy(reinterpret_cast<char*>(words.data()) + byte_offset, &value, sizeof(T));
+void put(std::vector<std::byte>& bytes, size_t offset, T value) {
+  std::memcpy(bytes.data() + offset, &value, sizeof(T));
+}
+
+// The metadata of a call, laid out as the generated interface says.
+std::vector<std::byte> metadata(const KernelInterface& interface,
+                                const std::array<uint32_t, 3>& grid,
+                                const std::array<uint64_t, 3>& groups,
+                                const std::vector<array>& ins) {
+  std::vector<std::byte> bytes(interface.bytes);
+  params::CustomKernelParams p{};
+  for (int i = 0; i < 3; ++i) {
+    p.grid[i] = grid[i];
+    p.groups[i] = static_cast<uint32_t>(groups[i]);
+  }
+  std::memcpy(bytes.data(), &p, sizeof(p));
+  for (const auto& b : interface.blocks) {
+    const array& a = ins[b.input];
+    for (int d = 0; d < a.ndim(); ++d) {
+      if (b.strides) {
+        put(bytes, b.offset + 8 * d, a.strides()[d]);
+      } else {
+        put(bytes, b.offset + 4 * d, static_cast<int32_t>(a.shape(d)));
+      }
+    }
+  }
+  return bytes;
 }
 
 }  // namespace
@@ -100,10 +168,6 @@ void require_gpu_backend() {
         "[vulkan_kernel] Custom kernels need the Vulkan GPU backend, and this process has none "
         "(no Vulkan device, or MLX_LITE_DEVICE=cpu).");
   }
-}
-
-bool device_float32_atomic_add() {
-  return Device::get().float32_atomic_add();
 }
 
 void check_launch(const std::string& kernel_name, const std::array<uint32_t, 3>& grid,
@@ -142,76 +206,40 @@ namespace mlx_lite {
 
 void CustomKernel::eval_gpu(const std::vector<array>& inputs, std::vector<array>& outputs) {
   using namespace vulkan;
-  auto& encoder = Encoder::get();
-  const uint64_t align = vulkan::Device::get().limits().min_storage_buffer_offset_alignment;
+  auto& encoder = vulkan::encoder(stream());
+  const std::vector<array> ins = readable_inputs(encoder, inputs, launch_.ensure_row_contiguous);
+  for (auto& out : outputs) initialize_output(encoder, out, launch_.init_value);
 
-  // A binding starts at the view's first element, so that inp[i] reads it:
-  // views that start off the device's offset alignment, or that run
-  // backwards (GLSL cannot index below 0), are read from a row-contiguous
-  // copy, as are all non-row-contiguous inputs with ensure_row_contiguous.
-  std::vector<array> ins;
-  for (const auto& in : inputs) {
-    const bool backwards = std::ranges::any_of(in.strides(), [](int64_t s) { return s < 0; });
-    const bool unaligned = in.offset() * in.itemsize() % align != 0;
-    if ((launch_.ensure_row_contiguous && !in.flags().row_contiguous) || backwards || unaligned) {
-      array copy(in.shape(), in.dtype(), nullptr, {});
-      copy_gpu(in, copy);
-      ins.push_back(copy);
-    } else {
-      ins.push_back(in);
-    }
-  }
-  for (auto& out : outputs) {
-    const auto word =
-        launch_.init_value ? fill_word(*launch_.init_value, out.dtype()) : std::nullopt;
-    if (launch_.init_value && !word) {
-      fill_gpu(array(*launch_.init_value), out);
-      continue;
-    }
-    common::allocate(out);
-    if (!word) continue;
-    // vkCmdFillBuffer writes whole words: the block's capacity covers the rounding up.
-    Binding b = output_binding(out);
-    const uint64_t bytes = (out.nbytes() + 3) / 4 * 4;
-    if (bytes <= b.range) {
-      b.range = bytes;
-      encoder.fill(b, *word);
-    } else {
-      fill_gpu(array(*launch_.init_value), out);
-    }
-  }
-  std::vector<int64_t> words(launch_.metadata_bytes / 8, 0);
+  const KernelInterface& interface = kernel_->generated.interface;
   const auto groups = workgroups(launch_.grid, launch_.threadgroup);
-  for (int i = 0; i < 3; ++i) {
-    put(words, 4 * i, launch_.grid[i]);
-    put(words, 12 + 4 * i, static_cast<uint32_t>(groups[i]));
+  const std::vector<std::byte> bytes = metadata(interface, launch_.grid, groups, ins);
+  ShapeBlock shapes;
+  std::span<const std::byte> push_constants;
+  if (interface.in_push_constants) {
+    push_constants = bytes;
+  } else {
+    shapes.set_table_bytes(bytes);
   }
-  for (size_t k = 0; k < ins.size(); ++k) {
-    for (int d = 0; d < ins[k].ndim(); ++d) {
-      if (launch_.strides_offset[k] >= 0) {
-        put(words, launch_.strides_offset[k] + 8 * d, ins[k].strides()[d]);
-      }
-      if (launch_.shape_offset[k] >= 0) {
-        put(words, launch_.shape_offset[k] + 4 * d, static_cast<int32_t>(ins[k].shape(d)));
-      }
+  // The inputs (each from its first element) and outputs in the order of
+  // their bindings (1, 2, ...).
+  std::vector<Operand> operands;
+  for (uint32_t binding = 1; binding <= interface.bindings.size(); ++binding) {
+    const size_t k = std::ranges::find(interface.bindings, binding) - interface.bindings.begin();
+    if (k < ins.size()) {
+      operands.push_back({ins[k], false, /*from_first_element=*/true});
+    } else {
+      operands.push_back(output(outputs[k - ins.size()]));
     }
   }
-  std::vector<Binding> bindings = {encoder.metadata(words)};
-  for (const auto& in : ins) {
-    Binding b = input_binding(in);
-    const uint64_t start = in.offset() * in.itemsize();
-    b.offset += start;
-    b.range -= start;
-    bindings.push_back(b);
-  }
-  for (const auto& out : outputs) bindings.push_back(output_binding(out));
 
   bool folded;
   const auto dispatch = physical_groups(groups, folded);  // check_launch saw it fit
-  encoder.dispatch_groups(
-      kernel_->key, kernel_->spirv,
-      {launch_.threadgroup[0], launch_.threadgroup[1], launch_.threadgroup[2], folded ? 1u : 0u},
-      bindings, *dispatch);
+  const params::CustomKernelSpec spec{
+      {launch_.threadgroup[0], launch_.threadgroup[1], launch_.threadgroup[2]}, folded};
+  std::array<uint32_t, 4> spec_words;
+  std::memcpy(spec_words.data(), &spec, sizeof(spec));
+  encoder.dispatch(kernel_->compiled->shader, spec_words, push_constants, shapes, operands,
+                   Grid::workgroups(*dispatch));
 }
 
 }  // namespace mlx_lite

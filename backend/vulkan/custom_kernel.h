@@ -1,20 +1,65 @@
-// The device side of fast::vulkan_kernel: what a call needs to know of the
-// Vulkan device before it builds its CustomKernel node (ops/fast.cpp), so
-// that bad launches fail at the call, not at eval.
+// The Vulkan side of fast::vulkan_kernel. ops/fast.cpp checks a call's
+// arguments and builds its CustomKernel node; everything about the shader
+// is here: the kernel's source and the variants generated and compiled
+// from it (one per combination of dtypes, ranks and template arguments,
+// cached), what the device allows a launch, and eval_gpu (custom_kernel.cpp).
 #pragma once
+
+#include <absl/container/flat_hash_map.h>
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/vulkan/kernel_compiler.h"
+#include "backend/vulkan/kernel_source.h"
+#include "mlx_lite/primitives/fast.h"
 
 namespace mlx_lite::vulkan {
 
-// Whether fast::vulkan_kernel can run: the GPU backend is active. Throws
-// std::runtime_error saying why not.
-void require_gpu_backend();
+struct CustomKernelVariant {
+  GeneratedKernel generated;
+  std::shared_ptr<const CompiledKernel> compiled;
+};
 
-// Whether shaders may atomicAdd float32 storage on this device.
-bool device_float32_atomic_add();
+// What fast::vulkan_kernel() was given.
+struct CustomKernelSource {
+  std::string name;
+  std::vector<std::string> input_names, output_names;
+  std::string source, header;
+  bool ensure_row_contiguous;
+  bool atomic_outputs;
+};
+
+class CustomKernelTemplate {
+ public:
+  // Throws std::invalid_argument when the names are not valid
+  // (check_kernel_names) or the kernel has no output.
+  explicit CustomKernelTemplate(CustomKernelSource source);
+
+  const CustomKernelSource& source() const { return source_; }
+
+  // The kernel for a call with these inputs (their dtypes and ranks), output
+  // dtypes and template arguments: generated and compiled on first use, then
+  // found here without generating any source. verbose prints the GLSL.
+  // Throws std::runtime_error when the source does not compile.
+  std::shared_ptr<const CustomKernelVariant> variant(
+      std::span<const array> inputs, std::span<const Dtype> output_dtypes,
+      std::span<const std::pair<std::string, fast::TemplateArg>> template_args, bool verbose) const;
+
+ private:
+  CustomKernelSource source_;
+  mutable std::mutex mutex_;
+  mutable absl::flat_hash_map<std::string, std::shared_ptr<const CustomKernelVariant>> variants_;
+};
+
+// Throws std::runtime_error saying why when this process has no GPU backend.
+void require_gpu_backend();
 
 // Throws std::invalid_argument when the threadgroup exceeds the device's
 // workgroup limits, or the grid needs more workgroups than it can launch.

@@ -178,6 +178,7 @@ Device::Device() {
   limits_.max_push_constants = p.limits.maxPushConstantsSize;
   limits_.max_storage_buffer_range = p.limits.maxStorageBufferRange;
   limits_.min_storage_buffer_offset_alignment = p.limits.minStorageBufferOffsetAlignment;
+  limits_.min_uniform_buffer_offset_alignment = p.limits.minUniformBufferOffsetAlignment;
 
   auto families = physical_.getQueueFamilyProperties();
   auto family = std::find_if(families.begin(), families.end(), [](const auto& f) {
@@ -202,6 +203,7 @@ Device::Device() {
   if (!f11.storageBuffer16BitAccess) missing += " storageBuffer16BitAccess";
   if (!f12.storageBuffer8BitAccess) missing += " storageBuffer8BitAccess";
   if (!f12.shaderInt8) missing += " shaderInt8";
+  if (!f12.timelineSemaphore) missing += " timelineSemaphore";
   std::vector<const char*> device_extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
   bool has_push = false, has_atomic_float = false;
   for (auto& e : physical_.enumerateDeviceExtensionProperties()) {
@@ -231,6 +233,7 @@ Device::Device() {
   enabled.get<vk::PhysicalDeviceVulkan12Features>()
       .setStorageBuffer8BitAccess(true)
       .setShaderInt8(true)
+      .setTimelineSemaphore(true)
       .setShaderFloat16(float16_)
       .setShaderBufferInt64Atomics(int64_atomics_);
   enabled.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd =
@@ -244,6 +247,14 @@ Device::Device() {
   device_ = vk::raii::Device(physical_, info);
   queue_ = vk::raii::Queue(device_, queue_family_, 0);
   memory_type_ = choose_memory_type(physical_);
+}
+
+void Device::submit(vk::CommandBuffer commands, vk::Semaphore done, uint64_t value) {
+  vk::TimelineSemaphoreSubmitInfo timeline({}, value);
+  vk::SubmitInfo info({}, {}, commands, done);
+  info.pNext = &timeline;
+  std::lock_guard lock(queue_mutex_);
+  queue_.submit(info);
 }
 
 }  // namespace mlx_lite::vulkan

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
@@ -20,6 +21,7 @@ struct DeviceLimits {
   uint32_t max_push_constants;
   uint64_t max_storage_buffer_range;
   uint64_t min_storage_buffer_offset_alignment;
+  uint64_t min_uniform_buffer_offset_alignment;
 };
 
 class Device {
@@ -32,7 +34,9 @@ class Device {
 
   const vk::raii::Device& device() const { return device_; }
   const vk::raii::PhysicalDevice& physical() const { return physical_; }
-  const vk::raii::Queue& queue() const { return queue_; }
+  // Submits `commands`, which signal value `value` of the timeline semaphore
+  // `done` when they complete. Thread-safe (the queue is shared).
+  void submit(vk::CommandBuffer commands, vk::Semaphore done, uint64_t value);
   uint32_t queue_family() const { return queue_family_; }
   const DeviceLimits& limits() const { return limits_; }
   const std::string& name() const { return name_; }
@@ -70,6 +74,7 @@ class Device {
   vk::raii::PhysicalDevice physical_{nullptr};
   vk::raii::Device device_{nullptr};
   vk::raii::Queue queue_{nullptr};
+  std::mutex queue_mutex_;  // vkQueueSubmit needs the queue to itself
   uint32_t queue_family_ = 0;
   uint32_t memory_type_ = 0;
   DeviceLimits limits_{};

@@ -1,69 +1,51 @@
 #include "backend/vulkan/elementwise.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
-#include <stdexcept>
 
 #include "backend/common/buffers.h"
 #include "backend/common/layout.h"
-#include "backend/vulkan/encoder.h"
 
 namespace mlx_lite::vulkan {
 
 namespace {
 
 constexpr uint32_t kWorkgroupSize = 256;
+constexpr uint32_t kElementsPerThread = 4;
 
-// The copy shader's OP: where element i goes.
-constexpr uint32_t kCopyDense = 0;
-constexpr uint32_t kCopyStridedOut = 1;
-
+// The parameters of N operands of `shape` (their strides and element
+// offsets), the dims contiguous in every operand merged into `shapes`; and
+// whether every operand is then row-major (the shaders' flat path).
 struct Layout {
-  // [n, ndim, shape..., then per operand: offset, strides...] as the shaders read it.
-  std::vector<int64_t> words;
-  // Every operand is row-major after merging: the shaders' flat path.
-  bool dense;
+  params::ElementwiseParams params{};
+  bool dense = true;
+  int64_t inner = 1;  // the innermost merged dim
 };
 
-// The layout of N operands of `shape` (their strides and element offsets),
-// with the dims contiguous in every operand merged.
-template <size_t N>
-Layout layout(const Shape& shape, const std::vector<const Strides*>& strides,
-              const std::vector<int64_t>& offsets) {
-  std::array<const Strides*, N> st_in;
-  for (size_t k = 0; k < N; ++k) st_in[k] = strides[k];
-  auto [dims, st] = common::collapse_dims<N>(shape, st_in);
-  int64_t n = 1;
-  for (auto d : shape) n *= d;
-  Layout result{{n, static_cast<int64_t>(dims.size())}, true};
-  result.words.insert(result.words.end(), dims.begin(), dims.end());
+Layout layout(const Shape& shape, std::span<const Strides* const> strides,
+              std::span<const int64_t> offsets, ShapeBlock& shapes) {
+  Layout l;
+  std::array<const Strides*, params::kMaxElementwiseOperands> st_in{};
+  std::ranges::copy(strides, st_in.begin());
+  // Unused operands have stride 0, which merges anywhere.
+  const Strides none(shape.size(), 0);
+  for (size_t k = strides.size(); k < st_in.size(); ++k) st_in[k] = &none;
+  auto [dims, st] = common::collapse_dims(shape, st_in);
   const Strides dense = row_major_strides(dims);
-  for (size_t k = 0; k < N; ++k) {
-    result.words.push_back(offsets[k]);
-    result.words.insert(result.words.end(), st[k].begin(), st[k].end());
-    result.dense &= st[k] == dense;
+  std::array<const Strides*, params::kMaxElementwiseOperands> used;
+  for (size_t k = 0; k < strides.size(); ++k) {
+    l.params.offset[k] = offsets[k];
+    l.dense &= st[k] == dense;
+    used[k] = &st[k];
   }
-  return result;
+  l.params.n = 1;
+  for (auto d : shape) l.params.n *= d;
+  l.inner = dims.empty() ? 1 : dims.back();
+  l.params.dims = shapes.add(dims, std::span(used.data(), strides.size()));
+  return l;
 }
 
-Layout layout(const Shape& shape, const std::vector<const Strides*>& strides,
-              const std::vector<int64_t>& offsets) {
-  switch (strides.size()) {
-    case 1:
-      return layout<1>(shape, strides, offsets);
-    case 2:
-      return layout<2>(shape, strides, offsets);
-    case 3:
-      return layout<3>(shape, strides, offsets);
-    default:
-      throw std::logic_error(
-          fmt::format("[vulkan] {} operands of an elementwise kernel; at most 3", strides.size()));
-  }
-}
-
-// Elements per thread of an elementwise dispatch (shaders/elementwise_main.glsl)
+// The elements per thread of an elementwise dispatch (elementwise_main.glsl)
 // and the threads that takes: several for large arrays, where bandwidth
 // counts (runs along the innermost dim on the strided path, which needs at
 // least that many elements there), one for small ones, where latency does.
@@ -72,91 +54,94 @@ struct Threads {
   uint64_t count;
 };
 
-constexpr uint32_t kElementsPerThread = 4;
-
 Threads threads_of(const Layout& l) {
-  const uint64_t n = l.words[0];
-  const int64_t ndim = l.words[1];
-  const uint64_t inner = ndim > 0 ? l.words[1 + ndim] : 1;
+  const uint64_t n = l.params.n;
+  const uint64_t inner = l.inner;
   if (n < (uint64_t{1} << 16) || n > 0xffffffffu) return {1, n};
   if (l.dense) return {kElementsPerThread, (n + kElementsPerThread - 1) / kElementsPerThread};
   if (inner < kElementsPerThread) return {1, n};
   return {kElementsPerThread, n / inner * ((inner + kElementsPerThread - 1) / kElementsPerThread)};
 }
 
-// Records an elementwise shader over the layout's elements with spec
-// constants {workgroup size, op, dense, elements per thread}.
-void dispatch_over(const std::string& shader, uint32_t op, const Layout& l,
-                   const std::vector<Binding>& bindings) {
+void dispatch_over(Encoder& encoder, const ElementwiseKernel& kernel, uint32_t op, const Layout& l,
+                   const ShapeBlock& shapes, std::initializer_list<Operand> operands) {
   const Threads t = threads_of(l);
-  Encoder::get().dispatch(shader, {kWorkgroupSize, op, l.dense ? 1u : 0u, t.per_thread}, bindings,
-                          t.count);
+  const params::ElementwiseSpec spec{.workgroup_size = kWorkgroupSize,
+                                     .OP = op,
+                                     .CONTIGUOUS = l.dense,
+                                     .ELEMENTS_PER_THREAD = t.per_thread};
+  encoder.dispatch(kernel, spec, l.params, shapes, operands, Grid::threads(t.count));
 }
 
-std::string copy_shader(const array& in, const array& out) {
-  return fmt::format("copy_{}_{}", dtype_name(in.dtype()), dtype_name(out.dtype()));
+const ElementwiseKernel& copy_kernel(const array& in, const array& out) {
+  static const KernelsByDtype<ElementwiseKernel> kernels("copy_{}_{}", 2);
+  return kernels(in.dtype(), out.dtype());
 }
 
 }  // namespace
 
-void dispatch_elementwise(const std::string& shader, uint32_t op, const std::vector<array>& inputs,
-                          array& out) {
+void dispatch_elementwise(Encoder& encoder, const ElementwiseKernel& kernel, uint32_t op,
+                          const std::vector<array>& inputs, array& out) {
   // Each thread reads element i of its inputs, then writes element i.
   if (!std::ranges::any_of(inputs, [&](const array& in) { return common::try_donate(in, out); })) {
     common::allocate(out);
   }
   if (out.size() == 0) return;
+  ShapeBlock shapes;
   Layout l;
   if (std::ranges::all_of(inputs, [](const array& in) { return in.flags().row_contiguous; })) {
-    // One dense dim: what merging gives, without its allocations (small ops
-    // are host-bound).
-    const auto n = static_cast<int64_t>(out.size());
-    l.words.reserve(3 + 2 * inputs.size());
-    l.words = {n, 1, n};
-    for (const auto& in : inputs) l.words.insert(l.words.end(), {in.offset(), 1});
-    l.dense = true;
+    // One dense dim: what merging gives, without its work (small ops are
+    // host-bound); the flat path reads no shapes.
+    l.params.n = static_cast<int64_t>(out.size());
+    for (size_t k = 0; k < inputs.size(); ++k) l.params.offset[k] = inputs[k].offset();
+    l.inner = l.params.n;
   } else {
-    std::vector<const Strides*> strides;
-    std::vector<int64_t> offsets;
-    for (const auto& in : inputs) {
-      strides.push_back(&in.strides());
-      offsets.push_back(in.offset());
+    std::array<const Strides*, params::kMaxElementwiseOperands> strides;
+    std::array<int64_t, params::kMaxElementwiseOperands> offsets;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      strides[k] = &inputs[k].strides();
+      offsets[k] = inputs[k].offset();
     }
-    l = layout(inputs[0].shape(), strides, offsets);
+    l = layout(inputs[0].shape(), std::span(strides.data(), inputs.size()),
+               std::span(offsets.data(), inputs.size()), shapes);
   }
-  auto& encoder = Encoder::get();
-  std::vector<Binding> bindings;
-  bindings.reserve(inputs.size() + 2);
-  bindings.push_back(encoder.metadata(l.words));
-  for (const auto& in : inputs) bindings.push_back(input_binding(in));
-  bindings.push_back(output_binding(out));
-  dispatch_over(shader, op, l, bindings);
+  switch (inputs.size()) {
+    case 1:
+      return dispatch_over(encoder, kernel, op, l, shapes, {input(inputs[0]), output(out)});
+    case 2:
+      return dispatch_over(encoder, kernel, op, l, shapes,
+                           {input(inputs[0]), input(inputs[1]), output(out)});
+    default:
+      return dispatch_over(encoder, kernel, op, l, shapes,
+                           {input(inputs[0]), input(inputs[1]), input(inputs[2]), output(out)});
+  }
 }
 
-void copy_gpu(const array& in, array& out) {
+void copy_gpu(Encoder& encoder, const array& in, array& out) {
   // A dense source of out's dtype that nothing else holds becomes out: no
   // copy at all (a Scatter over the previous scatter's result, as the vjp of
   // several gathers of one array builds).
   if (in.dtype() == out.dtype() && common::try_donate(in, out)) return;
-  dispatch_elementwise(copy_shader(in, out), kCopyDense, {in}, out);
+  dispatch_elementwise(encoder, copy_kernel(in, out), params::kCopyDense, {in}, out);
 }
 
-void copy_gpu_into(const array& in, const Strides& out_strides, int64_t out_offset, array& out) {
+void copy_gpu_into(Encoder& encoder, const array& in, const Strides& out_strides,
+                   int64_t out_offset, array& out) {
   if (in.size() == 0) return;
-  // The destination is the metadata's operand 1, a view of out's buffer.
-  const Layout l =
-      layout(in.shape(), {&in.strides(), &out_strides}, {in.offset(), out.offset() + out_offset});
-  auto& encoder = Encoder::get();
-  auto metadata = encoder.metadata(l.words);
-  dispatch_over(copy_shader(in, out), kCopyStridedOut, l,
-                {metadata, input_binding(in), output_binding(out)});
+  // The destination is operand 1, a view of out's buffer.
+  ShapeBlock shapes;
+  const std::array<const Strides*, 2> strides = {&in.strides(), &out_strides};
+  const std::array<int64_t, 2> offsets = {in.offset(), out.offset() + out_offset};
+  const Layout l = layout(in.shape(), strides, offsets, shapes);
+  dispatch_over(encoder, copy_kernel(in, out), params::kCopyStridedOut, l, shapes,
+                {input(in), output(out)});
 }
 
-void fill_gpu(const array& value, array& out) {
+void fill_gpu(Encoder& encoder, const array& value, array& out) {
   // value's one element, broadcast (zero strides) to out's shape.
   array broadcast(out.shape(), value.dtype(), nullptr, {});
   broadcast.copy_shared_buffer(value, Strides(out.ndim(), 0), value.offset());
-  copy_gpu(broadcast, out);
+  copy_gpu(encoder, broadcast, out);
 }
 
 }  // namespace mlx_lite::vulkan

@@ -5,21 +5,25 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 
-#include "backend/gpu_backend.h"
 #include "backend/vulkan/allocator.h"
-#include "backend/vulkan/builtin_shaders.h"
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/timeline.h"
 #include "mlx_lite/utils.h"
 
 namespace mlx_lite::vulkan {
 
-struct Encoder::Pipeline {
-  vk::raii::DescriptorSetLayout set_layout{nullptr};
-  vk::raii::PipelineLayout layout{nullptr};
-  vk::raii::Pipeline pipeline{nullptr};
+// A command buffer and what must outlive the work recorded in it. Two
+// alternate: the GPU runs one batch while the host records the next.
+struct Encoder::Batch {
+  vk::raii::CommandBuffer commands{nullptr};
+  uint64_t number = 0;  // its value on the timeline
+  bool submitted = false;
+  std::vector<std::shared_ptr<void>> holds;  // the data its dispatches read
+  std::vector<allocator::Buffer> deferred;   // freed while it wrote them
+  std::vector<allocator::Buffer> arenas;     // its shape blocks, bump-allocated
+  size_t arena_used = 0;
 };
 
 namespace {
@@ -30,41 +34,7 @@ constexpr auto kWorkStages =
 constexpr auto kWorkWrites = vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite;
 constexpr auto kWorkAccess = kWorkWrites | vk::AccessFlagBits::eShaderRead;
 
-Binding binding(const array& a, bool written) {
-  const Block& b = block_of(a.buffer());
-  // Shaders index a binding, which reaches maxStorageBufferRange bytes: the
-  // array's elements (its view's farthest one) must lie within them.
-  const uint64_t range = Device::get().limits().max_storage_buffer_range;
-  int64_t last = a.offset();
-  for (int i = 0; i < a.ndim(); ++i) {
-    if (a.strides()[i] > 0) last += (a.shape(i) - 1) * a.strides()[i];
-  }
-  const uint64_t end = static_cast<uint64_t>(last + 1) * a.itemsize();
-  if (a.size() > 0 && end > range) {
-    throw std::runtime_error(fmt::format(
-        "[gpu] An array of shape {} and dtype {} spans {} bytes, more than this device's "
-        "maxStorageBufferRange ({} bytes) lets one kernel address. Use smaller arrays or the "
-        "CPU device.",
-        shape_string(a.shape()), dtype_name(a.dtype()), end, range));
-  }
-  return {b.buffer, b.offset, std::min<uint64_t>(b.capacity, range), written};
-}
-
-}  // namespace
-
-Binding input_binding(const array& a) {
-  return binding(a, false);
-}
-Binding output_binding(const array& a) {
-  return binding(a, true);
-}
-
-Encoder& Encoder::get() {
-  static Encoder* encoder = new Encoder();  // lives until exit, as the device
-  return *encoder;
-}
-
-namespace {
+constexpr size_t kArenaBytes = size_t{64} << 10;
 
 // MLX_LITE_FIRST_BATCH_DISPATCHES overrides kFirstBatchDispatches (1 to
 // kMaxDispatches; kMaxDispatches submits an eval in batches of that size
@@ -83,9 +53,15 @@ size_t first_batch_dispatches() {
   return static_cast<size_t>(n);
 }
 
+// The calling thread's encoder, and the same as a plain pointer that stays
+// readable while the encoder is destroyed with the thread.
+thread_local std::unique_ptr<Encoder> thread_encoder;
+thread_local Encoder* this_thread = nullptr;
+
 }  // namespace
 
-Encoder::Encoder() : device_(Device::get()), first_batch_(first_batch_dispatches()) {
+Encoder::Encoder()
+    : device_(Device::get()), timeline_(new_timeline()), first_batch_(first_batch_dispatches()) {
   batch_limit_ = first_batch_;
   const auto& d = device_.device();
   pool_ = vk::raii::CommandPool(
@@ -94,56 +70,185 @@ Encoder::Encoder() : device_(Device::get()), first_batch_(first_batch_dispatches
   vk::raii::CommandBuffers buffers(
       d, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 2));
   for (size_t i = 0; i < batches_.size(); ++i) {
-    batches_[i].commands = std::move(buffers[i]);
-    batches_[i].fence = vk::raii::Fence(d, vk::FenceCreateInfo());
+    batches_[i] = std::make_unique<Batch>();
+    batches_[i]->commands = std::move(buffers[i]);
   }
 }
 
-void Encoder::begin_if_needed() {
-  if (recording_) return;
-  auto& cb = batches_[current_].commands;
-  cb.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-  // Orders this batch after the writes of batches submitted before it.
-  vk::MemoryBarrier barrier(kWorkWrites, kWorkAccess);
-  cb.pipelineBarrier(kWorkStages, kWorkStages, {}, barrier, {}, {});
-  recording_ = true;
-  bound_ = nullptr;
-}
-
-Encoder::Pipeline& Encoder::pipeline(const std::string& shader, const std::vector<uint32_t>& spec,
-                                     size_t num_bindings, std::span<const uint32_t> code) {
-  // The key is built in a member buffer: no allocation per dispatch once warm.
-  key_.assign(shader);
-  key_.append(reinterpret_cast<const char*>(spec.data()), spec.size() * sizeof(uint32_t));
-  if (auto it = pipelines_.find(key_); it != pipelines_.end()) return *it->second;
-  std::string key = key_;
-  const auto& d = device_.device();
-  auto p = std::make_unique<Pipeline>();
-  std::vector<vk::DescriptorSetLayoutBinding> slots;
-  for (uint32_t i = 0; i < num_bindings; ++i) {
-    slots.emplace_back(i, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eCompute);
+Encoder::~Encoder() {
+  try {
+    finish();
+  } catch (const std::exception&) {
+    // A lost device: the work is gone, and nothing waits for it any more.
   }
-  p->set_layout = vk::raii::DescriptorSetLayout(
-      d, vk::DescriptorSetLayoutCreateInfo(
-             vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR, slots));
-  vk::DescriptorSetLayout set_layout = *p->set_layout;
-  vk::PushConstantRange head(vk::ShaderStageFlagBits::eCompute, 0, sizeof(MetadataHead));
-  p->layout = vk::raii::PipelineLayout(d, vk::PipelineLayoutCreateInfo({}, set_layout, head));
-  if (code.empty()) code = builtin_shader(shader);
-  vk::raii::ShaderModule module(d, vk::ShaderModuleCreateInfo({}, code.size() * 4, code.data()));
-  std::vector<vk::SpecializationMapEntry> entries;
-  for (uint32_t i = 0; i < spec.size(); ++i) entries.emplace_back(i, i * 4, 4);
-  vk::SpecializationInfo spec_info(entries, vk::ArrayProxyNoTemporaries<const uint32_t>(spec));
-  spec_info.dataSize = spec.size() * 4;
-  spec_info.pData = spec.data();
-  vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, *module, "main",
-                                          &spec_info);
-  p->pipeline =
-      vk::raii::Pipeline(d, nullptr, vk::ComputePipelineCreateInfo({}, stage, *p->layout));
-  return *pipelines_.emplace(std::move(key), std::move(p)).first->second;
+  remove_timeline(timeline_->id());
+  if (this_thread == this) this_thread = nullptr;
 }
 
-void Encoder::barrier_if_needed(const std::vector<Binding>& bindings) {
+Encoder& encoder(const Stream& s) {
+  if (s.device.type != mlx_lite::Device::gpu) {
+    throw std::logic_error("[gpu] A CPU stream's work was recorded for the GPU.");
+  }
+  if (!thread_encoder) {
+    thread_encoder = std::make_unique<Encoder>();
+    this_thread = thread_encoder.get();
+  }
+  return *thread_encoder;
+}
+
+Encoder* this_thread_encoder() {
+  return this_thread;
+}
+
+Encoder::Binding Encoder::binding_of(const Operand& op) const {
+  const array& a = op.a;
+  const Block& b = block_of(a.buffer());
+  // Shaders index a binding, which reaches maxStorageBufferRange bytes: the
+  // array's elements (its view's farthest one) must lie within them.
+  const uint64_t range = device_.limits().max_storage_buffer_range;
+  int64_t last = a.offset();
+  for (int i = 0; i < a.ndim(); ++i) {
+    if (a.strides()[i] > 0) last += (a.shape(i) - 1) * a.strides()[i];
+  }
+  const uint64_t end = static_cast<uint64_t>(last + 1) * a.itemsize();
+  if (a.size() > 0 && end > range) {
+    throw std::runtime_error(fmt::format(
+        "[gpu] An array of shape {} and dtype {} spans {} bytes, more than this device's "
+        "maxStorageBufferRange ({} bytes) lets one kernel address. Use smaller arrays or the "
+        "CPU device.",
+        shape_string(a.shape()), dtype_name(a.dtype()), end, range));
+  }
+  Binding binding{b.buffer, b.offset, std::min<uint64_t>(b.capacity, range), op.written};
+  if (op.from_first_element) {
+    const uint64_t start = a.offset() * a.itemsize();
+    binding.offset += start;
+    binding.range -= start;
+  }
+  return binding;
+}
+
+Encoder::Binding Encoder::shape_block_binding(const ShapeBlock& shapes) {
+  auto& batch = *batches_[current_];
+  const auto table = shapes.table();
+  const auto words = shapes.words();
+  // Bound even when empty (every pipeline has binding 0): 16 bytes nobody reads.
+  const size_t used = table.size() + words.size_bytes();
+  const size_t bytes = std::max<size_t>(16, (used + 15) / 16 * 16);
+  const auto& limits = device_.limits();
+  const size_t align = std::max<size_t>(
+      {16, limits.min_uniform_buffer_offset_alignment, limits.min_storage_buffer_offset_alignment});
+  size_t start = (batch.arena_used + align - 1) / align * align;
+  if (batch.arenas.empty() || start + bytes > allocator::allocator().size(batch.arenas.back())) {
+    batch.arenas.push_back(allocator::malloc(std::max(kArenaBytes, bytes)));
+    start = 0;
+  }
+  const Block& arena = block_of(batch.arenas.back());
+  char* at = static_cast<char*>(arena.mapped) + start;
+  std::memcpy(at, table.data(), table.size());
+  std::memcpy(at + table.size(), words.data(), words.size_bytes());
+  batch.arena_used = start + bytes;
+  return {arena.buffer, arena.offset + start, bytes, false};
+}
+
+std::array<uint32_t, 3> Encoder::workgroups(const Grid& grid, uint32_t group_size) const {
+  if (grid.n_ == 0) return grid.exact_;
+  const uint64_t groups = grid.threads_ ? (grid.n_ + group_size - 1) / group_size : grid.n_;
+  const auto& max = device_.limits().max_workgroup_count;
+  const uint64_t x = std::min<uint64_t>(groups, max[0]);
+  const uint64_t y = (groups + x - 1) / x;
+  if (y > max[1]) {
+    throw std::runtime_error(
+        fmt::format("[gpu] {} workgroups of {} threads are more than this device can launch.",
+                    groups, group_size));
+  }
+  return {static_cast<uint32_t>(x), static_cast<uint32_t>(y), 1};
+}
+
+void Encoder::dispatch(const Shader& shader, std::span<const uint32_t> spec,
+                       std::span<const std::byte> params, const ShapeBlock& shapes,
+                       std::span<const Operand> operands, Grid grid) {
+  const auto groups = workgroups(grid, spec.empty() ? 1 : spec[0]);
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
+  wait_for_other_writers(operands);
+  submit_if_full();
+  begin_if_needed();
+  absl::InlinedVector<Binding, 12> bindings = {shape_block_binding(shapes)};
+  for (const auto& op : operands) bindings.push_back(binding_of(op));
+  barrier_if_needed(std::span(bindings).subspan(1));  // the shape block is the host's
+  const Pipeline& p = pipeline(shader, spec, static_cast<uint32_t>(bindings.size()));
+
+  absl::InlinedVector<vk::DescriptorBufferInfo, 12> infos;
+  absl::InlinedVector<vk::WriteDescriptorSet, 12> writes;
+  for (const auto& b : bindings) infos.emplace_back(b.buffer, b.offset, b.range);
+  for (uint32_t i = 0; i < infos.size(); ++i) {
+    const auto type = i == 0 ? shape_block_type(shader) : vk::DescriptorType::eStorageBuffer;
+    writes.emplace_back(nullptr, i, 0, 1, type, nullptr, &infos[i]);
+  }
+  auto& cb = batches_[current_]->commands;
+  if (bound_ != *p.pipeline) {  // chains of one op rebind nothing
+    cb.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline);
+    bound_ = *p.pipeline;
+  }
+  cb.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, *p.layout, 0,
+                          vk::ArrayProxy<const vk::WriteDescriptorSet>(
+                              static_cast<uint32_t>(writes.size()), writes.data()));
+  if (!params.empty()) {
+    cb.pushConstants<std::byte>(
+        *p.layout, vk::ShaderStageFlagBits::eCompute, 0,
+        vk::ArrayProxy<const std::byte>(static_cast<uint32_t>(params.size()), params.data()));
+  }
+  cb.dispatch(groups[0], groups[1], groups[2]);
+  track(operands);
+  ++recorded_;
+}
+
+void Encoder::fill(const array& out, uint64_t bytes, uint32_t word) {
+  if (bytes == 0) return;
+  const Operand op = output(out);
+  wait_for_other_writers({&op, 1});
+  submit_if_full();
+  begin_if_needed();
+  Binding b = binding_of(op);
+  b.range = bytes;
+  barrier_if_needed({&b, 1});
+  batches_[current_]->commands.fillBuffer(b.buffer, b.offset, bytes, word);
+  track({&op, 1});
+  ++recorded_;
+}
+
+// A buffer written by another thread's batch that has not completed is
+// waited for here, on the host: this encoder's command buffers cannot wait
+// for another's. (This thread's own batches are ordered by barriers.)
+void Encoder::wait_for_other_writers(std::span<const Operand> operands) {
+  for (const auto& op : operands) {
+    const Block& b = block_of(op.a.buffer());
+    const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
+    const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
+    if (t == 0 || id == timeline_->id()) continue;
+    if (auto other = find_timeline(id); other && !other->reached(t)) other->wait(t);
+  }
+}
+
+// Outputs record this batch as their writer; the batch holds the data of
+// its inputs (but an input written in place is an output too).
+void Encoder::track(std::span<const Operand> operands) {
+  auto& batch = *batches_[current_];
+  for (const auto& op : operands) {
+    if (!op.written) continue;
+    Block& b = block_of(op.a.buffer());
+    b.writer_timeline.store(timeline_->id(), std::memory_order_relaxed);
+    b.writer_batch.store(batch.number, std::memory_order_relaxed);
+  }
+  for (const auto& op : operands) {
+    if (op.written) continue;
+    auto data = op.a.data_shared_ptr();
+    const bool in_place = std::ranges::any_of(
+        operands, [&](const Operand& o) { return o.written && o.a.data_shared_ptr() == data; });
+    if (!in_place) batch.holds.push_back(std::move(data));
+  }
+}
+
+void Encoder::barrier_if_needed(std::span<const Binding> bindings) {
   auto overlaps = [](const std::vector<Region>& regions, const Binding& b) {
     return std::any_of(regions.begin(), regions.end(), [&](const Region& r) {
       return r.buffer == b.buffer && r.begin < b.offset + b.range && b.offset < r.end;
@@ -156,7 +261,7 @@ void Encoder::barrier_if_needed(const std::vector<Binding>& bindings) {
   }
   if (needed) {
     vk::MemoryBarrier barrier(kWorkAccess, kWorkAccess);
-    batches_[current_].commands.pipelineBarrier(kWorkStages, kWorkStages, {}, barrier, {}, {});
+    batches_[current_]->commands.pipelineBarrier(kWorkStages, kWorkStages, {}, barrier, {}, {});
     written_.clear();
     read_.clear();
   }
@@ -165,132 +270,71 @@ void Encoder::barrier_if_needed(const std::vector<Binding>& bindings) {
   }
 }
 
-void Encoder::dispatch(const std::string& shader, const std::vector<uint32_t>& spec,
-                       const std::vector<Binding>& bindings, uint64_t threads) {
-  if (threads == 0) return;
-  const uint64_t group_size = spec.at(0);
-  const uint64_t groups = (threads + group_size - 1) / group_size;
-  const auto& limits = device_.limits();
-  const uint64_t gx = std::min<uint64_t>(groups, limits.max_workgroup_count[0]);
-  const uint64_t gy = (groups + gx - 1) / gx;
-  if (gy > limits.max_workgroup_count[1]) {
-    throw std::runtime_error(
-        fmt::format("[gpu] {} threads need {} workgroups of {}, more than this device can launch.",
-                    threads, groups, group_size));
-  }
-  record(pipeline(shader, spec, bindings.size()), bindings,
-         {static_cast<uint32_t>(gx), static_cast<uint32_t>(gy), 1});
+void Encoder::begin_if_needed() {
+  if (recording_) return;
+  auto& batch = *batches_[current_];
+  batch.number = submitted_ + 1;
+  batch.commands.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+  // Orders this batch after the writes of batches submitted before it.
+  vk::MemoryBarrier barrier(kWorkWrites, kWorkAccess);
+  batch.commands.pipelineBarrier(kWorkStages, kWorkStages, {}, barrier, {}, {});
+  recording_ = true;
+  bound_ = nullptr;
+  timeline_->pending.store(true);
 }
 
-void Encoder::dispatch_groups(const std::string& name, std::span<const uint32_t> code,
-                              const std::vector<uint32_t>& spec,
-                              const std::vector<Binding>& bindings,
-                              const std::array<uint32_t, 3>& groups) {
-  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
-  record(pipeline(name, spec, bindings.size(), code), bindings, groups);
-}
-
-void Encoder::record(Pipeline& p, const std::vector<Binding>& bindings,
-                     const std::array<uint32_t, 3>& groups) {
-  begin_if_needed();
-  barrier_if_needed(bindings);
-  absl::InlinedVector<vk::DescriptorBufferInfo, 8> infos;
-  for (const auto& b : bindings) infos.emplace_back(b.buffer, b.offset, b.range);
-  absl::InlinedVector<vk::WriteDescriptorSet, 8> writes;
-  for (uint32_t i = 0; i < infos.size(); ++i) {
-    writes.emplace_back(nullptr, i, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &infos[i]);
-  }
-  auto& cb = batches_[current_].commands;
-  if (bound_ != *p.pipeline) {  // chains of one op rebind nothing
-    cb.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline);
-    bound_ = *p.pipeline;
-  }
-  cb.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, *p.layout, 0,
-                          vk::ArrayProxy<const vk::WriteDescriptorSet>(
-                              static_cast<uint32_t>(writes.size()), writes.data()));
-  for (const auto& b : bindings) {
-    if (b.head < 0) continue;
-    // metadata() submits before it, never after: its dispatches are in its batch.
-    if (b.head_batch != submits_) {
-      throw std::logic_error(
-          "[gpu] Metadata of a batch already submitted was bound to a dispatch.");
-    }
-    const auto& head = batches_[current_].heads.at(static_cast<size_t>(b.head));
-    cb.pushConstants<MetadataHead>(*p.layout, vk::ShaderStageFlagBits::eCompute, 0, head);
-    break;
-  }
-  cb.dispatch(groups[0], groups[1], groups[2]);
-  ++recorded_;
-}
-
-void Encoder::fill(const Binding& target, uint32_t word) {
-  if (target.range == 0) return;
-  submit_if_full();
-  begin_if_needed();
-  barrier_if_needed({target});
-  batches_[current_].commands.fillBuffer(target.buffer, target.offset, target.range, word);
-  ++recorded_;
-}
-
-Binding Encoder::metadata(const std::vector<int64_t>& words) {
-  // A kernel asks for its metadata before it dispatches, so this is where a
-  // full batch is submitted (not in dispatch(), which would separate the
-  // metadata from the dispatch that reads it).
-  submit_if_full();
-  constexpr size_t kArenaSize = size_t{64} << 10;
-  auto& batch = batches_[current_];
-  const size_t bytes = words.size() * sizeof(int64_t);
-  const size_t align = std::max<size_t>(16, device_.limits().min_storage_buffer_offset_alignment);
-  size_t start = (batch.arena_used + align - 1) / align * align;
-  if (!batch.arena || start + bytes > allocator::allocator().size(*batch.arena)) {
-    // A new arena; the old one reaches the allocator's cache only when the
-    // work that reads it completes (VulkanAllocator::defer).
-    auto buffer = allocator::malloc(std::max(kArenaSize, bytes));
-    batch.arena =
-        std::shared_ptr<allocator::Buffer>(new allocator::Buffer(buffer), [](allocator::Buffer* b) {
-          allocator::free(*b);
-          delete b;
-        });
-    start = 0;
-  }
-  std::memcpy(static_cast<char*>(batch.arena->raw_ptr()) + start, words.data(), bytes);
-  batch.arena_used = start + bytes;
-  MetadataHead& head = batch.heads.emplace_back();
-  head.fill(0);
-  std::copy_n(words.begin(), std::min(words.size(), head.size()), head.begin());
-  const Block& b = block_of(*batch.arena);
-  return {b.buffer, b.offset + start, bytes, false, static_cast<int32_t>(batch.heads.size() - 1),
-          submits_};
-}
-
-void Encoder::release_after_work(allocator::Buffer buffer) {
-  batches_[current_].released.push_back(buffer);
-}
-
+// Submits the batch being recorded without waiting, and makes the other
+// batch current (waiting for it if it is still running).
 void Encoder::submit() {
   if (!recording_) return;
-  auto& batch = batches_[current_];
+  auto& batch = *batches_[current_];
   // Make the shaders' writes visible to the host that may read them next.
   vk::MemoryBarrier to_host(kWorkWrites, vk::AccessFlagBits::eHostRead);
   batch.commands.pipelineBarrier(kWorkStages, vk::PipelineStageFlagBits::eHost, {}, to_host, {},
                                  {});
   batch.commands.end();
-  vk::CommandBuffer cb = *batch.commands;
-  device_.queue().submit(vk::SubmitInfo({}, {}, cb), *batch.fence);
+  device_.submit(*batch.commands, timeline_->semaphore(), batch.number);
   batch.submitted = true;
-  ++submits_;
+  submitted_ = batch.number;
   recording_ = false;
   recorded_ = 0;
   written_.clear();
   read_.clear();
   current_ = 1 - current_;
-  wait(batches_[current_]);
+  wait_batch(*batches_[current_]);
 }
 
+// Submits the batch being recorded once it holds batch_limit_ dispatches,
+// and doubles the limit for the next.
 void Encoder::submit_if_full() {
   if (recorded_ < batch_limit_) return;
   submit();
   batch_limit_ = std::min(2 * batch_limit_, kMaxDispatches);
+}
+
+void Encoder::wait_batch(Batch& batch) {
+  if (!batch.submitted) return;
+  batch.submitted = false;  // a lost device leaves it retired, not pending
+  timeline_->wait(batch.number);
+  waited_ = std::max(waited_, batch.number);
+  batch.commands.reset();
+  retire(batch);
+}
+
+// Returns what a completed batch held: its arenas go straight back to the
+// allocator's cache, and the data it read is released, which may free
+// buffers (and come back here through defer()): hence the swaps first.
+void Encoder::retire(Batch& batch) {
+  for (auto arena : batch.arenas) allocator::allocator().release(arena);
+  batch.arenas.clear();
+  batch.arena_used = 0;
+  std::vector<allocator::Buffer> deferred;
+  deferred.swap(batch.deferred);
+  for (auto buffer : deferred) allocator::allocator().release(buffer);
+  std::vector<std::shared_ptr<void>> holds;
+  holds.swap(batch.holds);
+  holds.clear();
+  timeline_->release_reached();
 }
 
 void Encoder::flush() {
@@ -298,79 +342,61 @@ void Encoder::flush() {
   batch_limit_ = first_batch_;
 }
 
-void Encoder::wait(Batch& batch) {
-  if (!batch.submitted) return;
-  vk::Result result;
-  try {
-    result = device_.device().waitForFences(*batch.fence, VK_TRUE, UINT64_MAX);
-  } catch (const vk::DeviceLostError& e) {
-    batch.submitted = false;
-    throw std::runtime_error(fmt::format(
-        "[gpu] The Vulkan device was lost while running GPU work ({}). Arrays computed by that "
-        "work hold undefined data, and later GPU work fails; the CPU device keeps working.",
-        e.what()));
-  }
-  device_.device().resetFences(*batch.fence);
-  batch.commands.reset();
-  batch.submitted = false;
-  retire(batch);
-  if (result != vk::Result::eSuccess) {
-    throw std::runtime_error("[gpu] Waiting for the GPU failed: " + vk::to_string(result));
-  }
-}
-
-void Encoder::retire(Batch& batch) {
-  // Back to the allocator's cache, so an idle process holds no active memory;
-  // the next batch gets it back from there.
-  batch.arena.reset();
-  batch.arena_used = 0;
-  batch.heads.clear();  // keeps its capacity: no allocation per eval once warm
-  auto released = std::move(batch.released);
-  batch.released.clear();
-  for (auto buffer : released) allocator::allocator().release(buffer);
-}
-
 void Encoder::finish() {
   flush();
-  for (auto& batch : batches_) wait(batch);
-  // What was freed while no dispatch was recorded goes too.
-  retire(batches_[current_]);
+  for (auto& batch : batches_) wait_batch(*batch);
+  timeline_->pending.store(false);
+}
+
+void Encoder::wait(uint64_t t) {
+  if (recording_ && batches_[current_]->number <= t) submit();
+  for (auto& batch : batches_) {
+    if (batch->submitted && batch->number <= t) wait_batch(*batch);
+  }
+  if (!has_pending_work()) timeline_->pending.store(false);
+}
+
+bool Encoder::has_pending_work() const {
+  return recording_ || batches_[0]->submitted || batches_[1]->submitted;
+}
+
+bool Encoder::defer(uint64_t t, allocator::Buffer buffer) {
+  for (auto& batch : batches_) {
+    const bool pending =
+        batch->submitted || (recording_ && batch.get() == batches_[current_].get());
+    if (pending && batch->number == t) {
+      batch->deferred.push_back(buffer);
+      return true;
+    }
+  }
+  return false;  // that batch completed and was retired
+}
+
+void wait_for_writer(const array& a) {
+  if (!a.has_data() || a.buffer().ptr() == nullptr) return;
+  const Block& b = block_of(a.buffer());
+  const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
+  const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
+  if (t == 0) return;
+  if (this_thread != nullptr && this_thread->timeline().id() == id) {
+    this_thread->wait(t);
+  } else if (auto other = find_timeline(id); other && !other->reached(t)) {
+    other->wait(t);
+  }
+}
+
+bool defer_until_written(allocator::Buffer buffer) {
+  const Block& b = block_of(buffer);
+  const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
+  const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
+  if (t == 0) return false;
+  if (this_thread != nullptr && this_thread->timeline().id() == id) {
+    return this_thread->defer(t, buffer);
+  }
+  auto other = find_timeline(id);
+  if (!other || other->reached(t)) return false;
+  other->defer(t, buffer);
+  return true;
 }
 
 }  // namespace mlx_lite::vulkan
-
-namespace mlx_lite::gpu_backend {
-
-namespace {
-bool& active() {
-  static bool a = false;
-  return a;
-}
-}  // namespace
-
-allocator::CachingAllocator* make_allocator() {
-  const char* env = std::getenv("MLX_LITE_DEVICE");
-  if (env != nullptr && std::strcmp(env, "cpu") == 0) return nullptr;
-  if (!vulkan::Device::available()) return nullptr;
-  active() = true;
-  return vulkan::make_vulkan_allocator();
-}
-
-bool is_active() {
-  allocator::allocator();  // the choice is made with the allocator
-  return active();
-}
-
-void finish() {
-  if (active()) vulkan::Encoder::get().finish();
-}
-
-void flush() {
-  if (active()) vulkan::Encoder::get().flush();
-}
-
-bool has_pending_work() {
-  return active() && vulkan::Encoder::get().has_pending_work();
-}
-
-}  // namespace mlx_lite::gpu_backend

@@ -1,144 +1,196 @@
-// Records GPU work into command buffers and submits them in batches that
-// grow within an eval: the first after kFirstBatchDispatches dispatches, each
-// next one twice as large, up to kMaxDispatches (so the buffers held back for
-// pending work stay bounded). The GPU starts on an eval's first dispatches
-// while the host records the rest, instead of idling until all of it is
-// recorded; a small eval is still one submit. MLX_LITE_FIRST_BATCH_DISPATCHES
-// sets the first batch's size (256: batches of 256 from the start).
-// Kernels (backend/vulkan/<family>.cpp) call dispatch() with their shader,
-// specialization constants and buffers; the encoder inserts a barrier only
-// before a dispatch that touches memory an earlier unbarriered dispatch wrote
-// (or writes memory one read). A buffer freed while work is pending comes
-// back here (release_after_work) and returns to the allocator's cache when
-// that work completes, so kernels may drop their temporaries at once.
+// Records GPU work. Each thread has its own encoder (encoder(stream)), as MLX
+// keeps its command encoders thread-local: a thread's work goes into its own
+// command buffers, so threads share no recording state and evaluate
+// independent graphs at once. Work crossing threads is ordered by tickets
+// (timeline.h): a dispatch that reads a buffer another thread's encoder is
+// writing waits for that batch first.
+//
+// A kernel (backend/vulkan/<family>.cpp) records work with one call,
+// dispatch(), giving the kernel, its specialization constants, its
+// parameter struct, its shape block, the arrays it reads and writes in
+// binding order, and the grid. The encoder alone decides where each part
+// lives (the parameters in push constants, the shape block in a uniform
+// buffer carved from the batch's arena) and when to submit: batches grow
+// within an eval, the first after kFirstBatchDispatches dispatches, each
+// next one twice as large, up to kMaxDispatches, so the GPU starts on an
+// eval's first dispatches while the host records the rest, and a small eval
+// is still one submit (MLX_LITE_FIRST_BATCH_DISPATCHES sets the first
+// batch's size). A barrier goes in only before a dispatch that touches
+// memory an earlier unbarriered dispatch wrote, or writes memory one read.
+//
+// A batch holds the data of the arrays its dispatches read until it
+// completes (as MLX's command buffers do), so a buffer being read is never
+// freed or written in place (donated) early; a buffer freed while a pending
+// batch writes it reaches the allocator's cache once that batch completes.
 #pragma once
 
-#include <absl/container/flat_hash_map.h>
-
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <span>
-#include <string>
+#include <type_traits>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
-#include "backend/vulkan/metadata_head.h"
+#include "backend/vulkan/kernel.h"
+#include "backend/vulkan/pipelines.h"
+#include "backend/vulkan/shape_block.h"
 #include "mlx_lite/allocator.h"
 #include "mlx_lite/array.h"
+#include "mlx_lite/device.h"
 
 namespace mlx_lite::vulkan {
 
 class Device;
+class Timeline;
+struct Block;
 
-struct Binding {
-  vk::Buffer buffer;
-  vk::DeviceSize offset;
-  vk::DeviceSize range;
+// An array a dispatch binds, read or written. Built-in kernels bind the
+// array's whole buffer block (element offsets travel in their parameters);
+// custom kernels bind from the view's first element, which their source
+// indexes as 0.
+struct Operand {
+  const array& a;
   bool written;
-  // Metadata (Encoder::metadata) only: which copy of its first words the
-  // dispatch pushes as push constants; -1 for arrays.
-  int32_t head = -1;
-  uint64_t head_batch = 0;  // the batch (count of submits before it) that holds it
+  bool from_first_element = false;
 };
+inline Operand input(const array& a) {
+  return {a, false};
+}
+inline Operand output(const array& a) {
+  return {a, true};
+}
 
-// The array's whole block, bound for reading (inputs) or writing (outputs).
-// Element offsets of views travel in the kernel's metadata, not here.
-Binding input_binding(const array& a);
-Binding output_binding(const array& a);
+// How many workgroups a dispatch runs.
+class Grid {
+ public:
+  // n threads, in workgroups of the kernel's workgroup size; the workgroups
+  // are folded into y past the device's x limit (common.glsl's thread_index
+  // unfolds them).
+  static Grid threads(uint64_t n) { return Grid(n, true); }
+  // n workgroups, folded the same way (common.glsl's workgroup_index).
+  static Grid workgroups(uint64_t n) { return Grid(n, false); }
+  // Exactly these workgroups (the kernel unfolds what the caller folded).
+  static Grid workgroups(std::array<uint32_t, 3> groups) {
+    Grid g(0, false);
+    g.exact_ = groups;
+    return g;
+  }
+
+ private:
+  friend class Encoder;
+  Grid(uint64_t n, bool threads) : n_(n), threads_(threads) {}
+  uint64_t n_;
+  bool threads_;
+  std::array<uint32_t, 3> exact_{0, 0, 0};
+};
 
 class Encoder {
  public:
   static constexpr size_t kFirstBatchDispatches = 8;
   static constexpr size_t kMaxDispatches = 256;
 
-  static Encoder& get();
+  Encoder();
+  ~Encoder();  // waits for the work it recorded
+  Encoder(const Encoder&) = delete;
+  Encoder& operator=(const Encoder&) = delete;
 
-  // Records `threads` invocations (1-D; the host folds widths past the
-  // device's workgroup-count limit into y) of the built-in shader `shader`
-  // with specialization constants spec[i] at constant_id i (spec[0] is the
-  // workgroup size). Binding i of set 0 is bindings[i].
-  void dispatch(const std::string& shader, const std::vector<uint32_t>& spec,
-                const std::vector<Binding>& bindings, uint64_t threads);
-
-  // Records `groups` workgroups of a kernel compiled at run time (a custom
-  // kernel): `code` is its SPIR-V and `name` names its pipelines, one per
-  // `spec` (specialization constant i at constant_id i).
-  void dispatch_groups(const std::string& name, std::span<const uint32_t> code,
-                       const std::vector<uint32_t>& spec, const std::vector<Binding>& bindings,
-                       const std::array<uint32_t, 3>& groups);
-
-  // Records a fill of `target` (offset and range multiples of 4) with the
-  // 32-bit `word` repeated (vkCmdFillBuffer), ordered like a dispatch.
-  void fill(const Binding& target, uint32_t word);
-
-  // A small readonly buffer holding `words`, alive until the work completes;
-  // its first kMetadataHeadWords words are also the push constants of the
-  // dispatches it is bound to (shaders read them from there: common.glsl's
-  // meta_at, custom kernels' metadata block). Call it before dispatch(): a
-  // full batch is submitted here, never between it and the dispatches.
-  Binding metadata(const std::vector<int64_t>& words);
-
-  // Returns `buffer` to the allocator's cache once the recorded work completes.
-  void release_after_work(allocator::Buffer buffer);
-  bool has_pending_work() const {
-    return recording_ || batches_[0].submitted || batches_[1].submitted;
+  // Records `kernel` over `grid`: specialization constant i is member i of
+  // `spec`, the push constants hold `params`, binding 0 the shape block and
+  // binding i + 1 operand i.
+  template <class P, class S>
+  void dispatch(const Kernel<P, S>& kernel, const S& spec, const P& params,
+                const ShapeBlock& shapes, std::initializer_list<Operand> operands, Grid grid) {
+    static_assert(sizeof(P) <= kPushConstantBytes && sizeof(P) % 4 == 0);
+    static_assert(std::is_standard_layout_v<S> && sizeof(S) % 4 == 0 && sizeof(S) <= 64);
+    std::array<uint32_t, sizeof(S) / 4> words;
+    std::memcpy(words.data(), &spec, sizeof(S));
+    dispatch(kernel.shader(), words, std::as_bytes(std::span(&params, 1)), shapes,
+             std::span(operands.begin(), operands.size()), grid);
   }
-  // Submits what was recorded and waits for it; then releases what was freed.
+
+  // The same, for a kernel whose interface is generated at run time (a
+  // custom kernel): `params` are its push constants' bytes.
+  void dispatch(const Shader& shader, std::span<const uint32_t> spec,
+                std::span<const std::byte> params, const ShapeBlock& shapes,
+                std::span<const Operand> operands, Grid grid);
+
+  // Records a fill of out's first `bytes` bytes (a multiple of 4 within its
+  // block) with the 32-bit `word` repeated (vkCmdFillBuffer), ordered like a
+  // dispatch.
+  void fill(const array& out, uint64_t bytes, uint32_t word);
+
+  // Submits what was recorded and waits for all of it.
   void finish();
   // Submits what was recorded without waiting for it.
   void flush();
+  // Waits until batch t of this encoder has completed (submitting it first
+  // if it is still being recorded).
+  void wait(uint64_t t);
+  // Whether work was recorded or submitted that nobody has waited for.
+  bool has_pending_work() const;
+
+  const Timeline& timeline() const { return *timeline_; }
+  // Takes `buffer`, which batch t of this encoder writes, to return it to
+  // the allocator once t completes; false when t already has.
+  bool defer(uint64_t t, allocator::Buffer buffer);
 
  private:
-  Encoder();
-  struct Pipeline;
-  // A command buffer and the buffers freed while it was pending. Two
-  // alternate: the GPU runs one batch while the host records the next.
-  struct Batch {
-    vk::raii::CommandBuffer commands{nullptr};
-    vk::raii::Fence fence{nullptr};
-    bool submitted = false;
-    std::vector<allocator::Buffer> released;  // freed while the batch was pending
-    // Metadata of the batch, bump-allocated from one buffer.
-    std::shared_ptr<allocator::Buffer> arena;
-    size_t arena_used = 0;
-    std::vector<MetadataHead> heads;  // Binding::head indexes these
+  struct Batch;
+  struct Binding {
+    vk::Buffer buffer;
+    vk::DeviceSize offset, range;
+    bool written;
   };
-  // The pipeline of `shader` (built-in, or `code` where given) with `spec`.
-  Pipeline& pipeline(const std::string& shader, const std::vector<uint32_t>& spec,
-                     size_t num_bindings, std::span<const uint32_t> code = {});
-  void record(Pipeline& p, const std::vector<Binding>& bindings,
-              const std::array<uint32_t, 3>& groups);
-  void barrier_if_needed(const std::vector<Binding>& bindings);
+
+  Binding binding_of(const Operand& op) const;
+  Binding shape_block_binding(const ShapeBlock& shapes);
+  std::array<uint32_t, 3> workgroups(const Grid& grid, uint32_t group_size) const;
+  void wait_for_other_writers(std::span<const Operand> operands);
+  void track(std::span<const Operand> operands);
+  void barrier_if_needed(std::span<const Binding> bindings);
   void begin_if_needed();
-  // Submits the batch being recorded without waiting, and makes the other
-  // batch current (waiting for it if it is still running).
   void submit();
-  // Submits the batch being recorded once it holds batch_limit_ dispatches,
-  // and doubles the limit for the next.
   void submit_if_full();
-  void wait(Batch& batch);
-  // Returns the buffers freed while a completed (or never submitted) batch
-  // was pending, and its metadata arena, to the allocator.
+  void wait_batch(Batch& batch);
   void retire(Batch& batch);
 
   Device& device_;
+  std::shared_ptr<Timeline> timeline_;
   vk::raii::CommandPool pool_{nullptr};
-  std::array<Batch, 2> batches_;
+  std::array<std::unique_ptr<Batch>, 2> batches_;
   size_t current_ = 0;
   bool recording_ = false;
-  size_t recorded_ = 0;   // dispatches in the batch being recorded
-  uint64_t submits_ = 0;  // batches submitted so far
-  size_t first_batch_;    // kFirstBatchDispatches, or MLX_LITE_FIRST_BATCH_DISPATCHES
-  size_t batch_limit_;    // first_batch_ again after each eval
-  vk::Pipeline bound_;    // the pipeline bound in the batch being recorded
+  size_t recorded_ = 0;     // dispatches in the batch being recorded
+  uint64_t submitted_ = 0;  // batches submitted so far (the last one's number)
+  uint64_t waited_ = 0;     // the last batch known complete
+  size_t first_batch_;      // kFirstBatchDispatches, or MLX_LITE_FIRST_BATCH_DISPATCHES
+  size_t batch_limit_;      // first_batch_ again after each flush
+  vk::Pipeline bound_;      // the pipeline bound in the batch being recorded
   struct Region {
     vk::Buffer buffer;
     vk::DeviceSize begin, end;
   };
   std::vector<Region> written_, read_;  // since the last barrier
-  absl::flat_hash_map<std::string, std::unique_ptr<Pipeline>> pipelines_;
-  std::string key_;  // pipeline()'s lookup key
 };
+
+// The encoder that records the calling thread's work on the GPU stream `s`
+// (one per thread, serving each of its GPU streams in recording order),
+// created on first use and destroyed, once its work is done, with the thread.
+Encoder& encoder(const Stream& s);
+
+// The calling thread's encoder, or nullptr when it has recorded no GPU work.
+Encoder* this_thread_encoder();
+
+// Waits until the GPU work that last wrote `a`'s buffer has completed, on
+// whichever thread's encoder it was recorded.
+void wait_for_writer(const array& a);
+
+// For the allocator: takes `buffer` (being freed) to return it to the cache
+// once the GPU work that writes it completes; false when none is pending.
+bool defer_until_written(allocator::Buffer buffer);
 
 }  // namespace mlx_lite::vulkan

@@ -5,8 +5,8 @@
 // precomputes nothing and allocates no temporaries.
 #include "mlx_lite/primitives/indexing.h"
 
-#include <fmt/format.h>
-
+#include <array>
+#include <bit>
 #include <span>
 
 #include "backend/common/buffers.h"
@@ -14,29 +14,33 @@
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/elementwise.h"
 #include "backend/vulkan/encoder.h"
+#include "backend/vulkan/shaders/params/indexing.h"
 
 namespace mlx_lite {
 
+namespace params = vulkan::params;
+
 namespace {
 
-constexpr size_t kMaxIndexArrays = 8;  // the shaders' bindings 3..10
+using IndexingKernel = vulkan::Kernel<params::IndexingParams, params::IndexingSpec>;
+constexpr size_t kMaxIndexArrays = params::kMaxIndexArrays;  // the shaders' bindings 3..10
 constexpr uint32_t kWorkgroupSize = 256;
 
 // How indexing_common.glsl reads an index array's elements.
-int64_t index_kind(Dtype t) {
-  if (t == uint8) return 0;
-  if (t == uint32) return 1;
-  if (t == int32) return 2;
-  return 3;  // int64, the only other integer dtype
+int32_t index_kind(Dtype t) {
+  if (t == uint8) return params::kIndexUint8;
+  if (t == uint32) return params::kIndexUint32;
+  if (t == int32) return params::kIndexInt32;
+  return params::kIndexInt64;  // the only other integer dtype
 }
 
-// The metadata of indexing_common.glsl for `threads` threads over the index
+// The parameters (and shape block) of `threads` threads over the index
 // positions of `indices` (one array per axes[k], all of one shape) times the
 // elements of `slice`, a shape over the dims of `indexed` (the array the
 // indices index: Gather's source, Scatter's output).
-std::vector<int64_t> index_metadata(uint64_t threads, const array& indexed,
+params::IndexingParams index_params(uint64_t threads, const array& indexed,
                                     std::span<const array> indices, const std::vector<int>& axes,
-                                    const Shape& slice) {
+                                    const Shape& slice, vulkan::ShapeBlock& shapes) {
   const Shape idx_shape = indices.empty() ? Shape{} : indices[0].shape();
   // Index dims merge where contiguous in every index array; unused operands
   // have stride 0, which merges anywhere.
@@ -50,41 +54,62 @@ std::vector<int64_t> index_metadata(uint64_t threads, const array& indexed,
   int64_t n_slice = 1;
   for (auto d : slice) n_slice *= d;
 
-  std::vector<int64_t> words = {static_cast<int64_t>(threads), n_slice,
-                                static_cast<int64_t>(dims.size())};
-  words.insert(words.end(), dims.begin(), dims.end());
+  params::IndexingTable table{};
+  std::array<const Strides*, kMaxIndexArrays> used;
   for (size_t k = 0; k < indices.size(); ++k) {
     const int ax = axes[k];
-    words.insert(words.end(),
-                 {indices[k].offset(), index_kind(indices[k].dtype()), indexed.shape(ax),
-                  indexed.shape(ax) - slice[ax], indexed.strides()[ax]});
-    words.insert(words.end(), st[k].begin(), st[k].end());
+    table.index_arrays[k] = {.offset = indices[k].offset(),
+                             .kind = index_kind(indices[k].dtype()),
+                             .extent = indexed.shape(ax),
+                             .hi = indexed.shape(ax) - slice[ax],
+                             .axis_stride = indexed.strides()[ax]};
+    used[k] = &st[k];
   }
-  words.push_back(static_cast<int64_t>(slice_dims.size()));
-  words.insert(words.end(), slice_dims.begin(), slice_dims.end());
-  words.insert(words.end(), slice_st[0].begin(), slice_st[0].end());
-  words.push_back(indexed.offset());
-  return words;
+  shapes.set_table(table);
+  return {.n = static_cast<int64_t>(threads),
+          .n_slice = n_slice,
+          .indexed_offset = indexed.offset(),
+          .updates_offset = 0,
+          .indices = shapes.add(dims, std::span(used.data(), indices.size())),
+          .slice = shapes.add<1>(slice_dims, slice_st),
+          .updates = {}};
 }
 
-// Records `shader` with the bindings indexing_common.glsl describes; slots
-// of absent index arrays get `in`, which the shader never reads there.
-void dispatch_indexing(const std::string& shader, const std::vector<int64_t>& words,
+// Records `kernel` with the bindings params/indexing.h describes; slots of
+// absent index arrays get `in`, which the shader never reads there.
+void dispatch_indexing(vulkan::Encoder& encoder, const IndexingKernel& kernel,
+                       const params::IndexingParams& p, const vulkan::ShapeBlock& shapes,
                        const array& in, const array& out, std::span<const array> indices,
-                       uint64_t threads, uint32_t run = 1) {
-  auto& encoder = vulkan::Encoder::get();
-  std::vector<vulkan::Binding> bindings = {encoder.metadata(words), vulkan::input_binding(in),
-                                           vulkan::output_binding(out)};
-  for (size_t k = 0; k < kMaxIndexArrays; ++k) {
-    bindings.push_back(vulkan::input_binding(k < indices.size() ? indices[k] : in));
-  }
-  encoder.dispatch(shader, {kWorkgroupSize, 0, 0, static_cast<uint32_t>(indices.size()), run},
-                   bindings, threads);
+                       uint32_t run) {
+  const params::IndexingSpec spec{
+      .workgroup_size = kWorkgroupSize, .NIDX = static_cast<uint32_t>(indices.size()), .RUN = run};
+  auto idx = [&](size_t k) { return vulkan::input(k < indices.size() ? indices[k] : in); };
+  encoder.dispatch(kernel, spec, p, shapes,
+                   {vulkan::input(in), vulkan::output(out), idx(0), idx(1), idx(2), idx(3), idx(4),
+                    idx(5), idx(6), idx(7)},
+                   vulkan::Grid::threads(p.n));
+}
+
+// Scatter's variants: replacing elements goes by element size, adding by
+// dtype (with float atomics where the device has them).
+const IndexingKernel& scatter_kernel(Dtype t, bool sum) {
+  static const std::array<IndexingKernel, 4> replace = {
+      IndexingKernel("scatter_8"), IndexingKernel("scatter_16"), IndexingKernel("scatter_32"),
+      IndexingKernel("scatter_64")};
+  static const vulkan::KernelsByDtype<IndexingKernel> add("scatter_add_{}");
+  static const IndexingKernel add_atomic("scatter_add_float32_atomic");
+  if (!sum) return replace[std::bit_width(size_of(t)) - 1];
+  if (t == float32 && vulkan::Device::get().float32_atomic_add()) return add_atomic;
+  return add(t);
 }
 
 }  // namespace
 
 void Gather::eval_gpu(const std::vector<array>& inputs, array& out) {
+  // Gather only moves elements: its variants go by element size.
+  static const std::array<IndexingKernel, 4> kernels = {
+      IndexingKernel("gather_8"), IndexingKernel("gather_16"), IndexingKernel("gather_32"),
+      IndexingKernel("gather_64")};
   const std::span<const array> indices(inputs.data() + 1, inputs.size() - 1);
   if (indices.size() > kMaxIndexArrays) {
     // More index arrays than the shader binds (an along-axis gather over more
@@ -95,14 +120,16 @@ void Gather::eval_gpu(const std::vector<array>& inputs, array& out) {
   common::allocate(out);
   if (out.size() == 0) return;
   const array& src = inputs[0];
-  // A thread per run of 4 consecutive slice elements (gather.comp's kRun).
+  // A thread per run of 4 consecutive slice elements.
+  constexpr uint32_t kRun = 4;
   uint64_t n_slice = 1;
   for (auto d : slice_sizes_) n_slice *= d;
-  const uint64_t threads = out.size() / n_slice * ((n_slice + 3) / 4);
-  const auto words = index_metadata(threads, src, indices, axes_, slice_sizes_);
-  // Gather only moves elements: its variants go by element size.
-  dispatch_indexing(fmt::format("gather_{}", 8 * size_of(out.dtype())), words, src, out, indices,
-                    threads);
+  const uint64_t threads = out.size() / n_slice * ((n_slice + kRun - 1) / kRun);
+  vulkan::ShapeBlock shapes;
+  const auto p = index_params(threads, src, indices, axes_, slice_sizes_, shapes);
+  const size_t by_size = std::bit_width(size_of(out.dtype())) - 1;  // 1, 2, 4, 8 bytes
+  dispatch_indexing(vulkan::encoder(stream()), kernels[by_size], p, shapes, src, out, indices,
+                    kRun);
 }
 
 void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
@@ -118,32 +145,25 @@ void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
     UnaryPrimitive::eval_gpu(inputs, out);
     return;
   }
-  vulkan::copy_gpu(src, out);
+  auto& encoder = vulkan::encoder(stream());
+  vulkan::copy_gpu(encoder, src, out);
   if (upd.size() == 0) return;
 
   // updates' shape is the index shape followed by the slice's. A thread per
-  // run of 4 consecutive slice elements (scatter.comp's RUN) where the
-  // updates' element index stays 32-bit.
+  // run of 4 consecutive slice elements where the updates' element index
+  // stays 32-bit.
   const Shape slice(upd.shape().end() - src.ndim(), upd.shape().end());
   uint64_t n_slice = 1;
   for (auto d : slice) n_slice *= d;
   const uint32_t run = upd.size() <= 0xffffffffu ? 4 : 1;
   const uint64_t threads = upd.size() / n_slice * ((n_slice + run - 1) / run);
-  auto words = index_metadata(threads, out, indices, axes_, slice);
+  vulkan::ShapeBlock shapes;
+  auto p = index_params(threads, out, indices, axes_, slice, shapes);
   auto [upd_dims, upd_st] = common::collapse_dims<1>(upd.shape(), {&upd.strides()});
-  words.insert(words.end(), {upd.offset(), static_cast<int64_t>(upd_dims.size())});
-  words.insert(words.end(), upd_dims.begin(), upd_dims.end());
-  words.insert(words.end(), upd_st[0].begin(), upd_st[0].end());
-
-  std::string shader;
-  if (reduce_ == None) {
-    shader = fmt::format("scatter_{}", 8 * size_of(out.dtype()));
-  } else {
-    const bool float_atomics = out.dtype() == float32 && device.float32_atomic_add();
-    shader =
-        fmt::format("scatter_add_{}{}", dtype_name(out.dtype()), float_atomics ? "_atomic" : "");
-  }
-  dispatch_indexing(shader, words, upd, out, indices, threads, run);
+  p.updates_offset = upd.offset();
+  p.updates = shapes.add<1>(upd_dims, upd_st);
+  dispatch_indexing(encoder, scatter_kernel(out.dtype(), reduce_ == Sum), p, shapes, upd, out,
+                    indices, run);
 }
 
 }  // namespace mlx_lite

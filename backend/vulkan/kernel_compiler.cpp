@@ -248,17 +248,17 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
     ++stats().memory_hits;
     return it->second;
   }
-  auto kernel = std::make_shared<CompiledKernel>();
-  kernel->key = key;
+  std::vector<uint32_t> spirv;
   const fs::path dir = cache_dir();
-  if (!dir.empty() && read_entry(dir / (key + ".spv"), glsl, kernel->spirv)) {
+  if (!dir.empty() && read_entry(dir / (key + ".spv"), glsl, spirv)) {
     ++stats().disk_hits;
   } else {
-    kernel->spirv = glslang_compile(kernel_name, glsl, header, source);
+    spirv = glslang_compile(kernel_name, glsl, header, source);
     ++stats().compiled;
-    if (!dir.empty()) write_entry(dir / (key + ".spv"), glsl, kernel->spirv);
+    if (!dir.empty()) write_entry(dir / (key + ".spv"), glsl, spirv);
   }
-  kernel->shared_memory_bytes = check_against_device(kernel_name, kernel->spirv);
+  const uint32_t shared = check_against_device(kernel_name, spirv);
+  auto kernel = std::make_shared<const CompiledKernel>(key, std::move(spirv), shared);
   memory.emplace(key, kernel);
   return kernel;
 }

@@ -9,14 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "ops/fast.h"
+#include "backend/vulkan/kernel.h"
+#include "mlx_lite/primitives/fast.h"
 
 namespace mlx_lite::vulkan {
 
 struct CompiledKernel {
-  std::string key;  // 32 hex digits; also the kernel's pipeline name
+  CompiledKernel(std::string key, std::vector<uint32_t> words, uint32_t shared_bytes)
+      : spirv(std::move(words)),
+        shared_memory_bytes(shared_bytes),
+        shader(std::move(key), spirv, /*storage_shape_block=*/true) {}
   std::vector<uint32_t> spirv;
-  uint32_t shared_memory_bytes = 0;
+  uint32_t shared_memory_bytes;
+  Shader shader;  // named by the cache key (32 hex digits)
 };
 
 // The SPIR-V of `glsl` (generate_kernel_source's), compiled or from a cache.

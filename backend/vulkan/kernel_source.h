@@ -1,6 +1,8 @@
 // The GLSL of a custom kernel (fast::vulkan_kernel): the user's header and
-// body wrapped in generated buffers, metadata, thread attributes and helpers.
-// Pure text work, independent of the device.
+// body wrapped in generated buffers, parameters, thread attributes and
+// helpers; and a typed description of that interface, which the kernel's
+// eval_gpu fills (custom_kernel.cpp). Pure text work, independent of the
+// device.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "ops/fast.h"
+#include "mlx_lite/primitives/fast.h"
 
 namespace mlx_lite::vulkan {
 
@@ -29,16 +31,28 @@ struct KernelSourceRequest {
   bool float32_atomic_add = true;
 };
 
+// Where the generated shader expects each argument of a call: the
+// metadata, params::CustomKernelParams followed by the NAME_strides (int64
+// per dim) and NAME_shape (int32 per dim) arrays the source uses, std430, in
+// the push constants when it fits their 128 bytes (threads read those
+// through the constant cache) and otherwise in a storage buffer at binding
+// 0; then the buffers.
+struct KernelInterface {
+  struct Block {
+    size_t input;
+    bool strides;     // else the shape
+    uint32_t offset;  // of element 0 in the metadata; element d follows at d * its size
+  };
+  std::vector<Block> blocks;
+  uint32_t bytes = 0;  // the metadata's size
+  bool in_push_constants = true;
+  // The binding of each input, then of each output.
+  std::vector<uint32_t> bindings;
+};
+
 struct GeneratedKernel {
   std::string glsl;
-  // Where the metadata holds each input's NAME_strides (int64) and
-  // NAME_shape (int32), in bytes; -1 where the source uses none. The grid
-  // (uint[3]) is at 0 and the workgroup counts (uint[3]) at 12.
-  std::vector<int64_t> strides_offset, shape_offset;
-  // The shader reads the metadata from push constants where it fits the
-  // MetadataHead the encoder pushes, else from the buffer at binding 0,
-  // which is bound either way.
-  size_t metadata_bytes = 0;
+  KernelInterface interface;
   // The source calls threadgroup_barrier or barrier(): every thread of a
   // workgroup must reach it, so grids must be whole workgroups.
   bool uses_barrier = false;

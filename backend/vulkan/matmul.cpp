@@ -1,5 +1,7 @@
 // GPU kernel of Matmul (shaders/matmul.comp): one workgroup per output tile,
 // operands read through their strides (no copies of transposed operands).
+#include "backend/vulkan/shaders/params/matmul.h"
+
 #include <fmt/format.h>
 
 #include "backend/common/buffers.h"
@@ -9,6 +11,21 @@
 
 namespace mlx_lite {
 
+namespace params = vulkan::params;
+
+namespace {
+
+using MatmulKernel = vulkan::Kernel<params::MatmulParams, params::MatmulSpec>;
+
+// matmul_<dtype>_tile<4 or 8>: 64 x 64 or 128 x 128 output tiles.
+const MatmulKernel& kernel(Dtype t, int tile) {
+  static const vulkan::KernelsByDtype<MatmulKernel> tile4("matmul_{}_tile4");
+  static const vulkan::KernelsByDtype<MatmulKernel> tile8("matmul_{}_tile8");
+  return tile == 8 ? tile8(t) : tile4(t);
+}
+
+}  // namespace
+
 void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const array& a = inputs[0];
   const array& b = inputs[1];
@@ -16,8 +33,6 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   if (out.size() == 0) return;
   const int nd = out.ndim();
   const int64_t M = a.shape(-2), K = a.shape(-1), N = b.shape(-1);
-  const int64_t ars = a.strides()[nd - 2], acs = a.strides()[nd - 1];
-  const int64_t brs = b.strides()[nd - 2], bcs = b.strides()[nd - 1];
 
   // The batch dims (already broadcast by the op: stride 0 where an operand
   // is shared), merged where both operands allow.
@@ -29,16 +44,23 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
 
   // The shader indexes in 32 bits: a bound buffer holds fewer than 2^32
   // elements of 2 or 4 bytes (maxStorageBufferRange < 4 GiB).
-  std::vector<int64_t> words = {
-      M, N, K, ars, acs, brs, bcs, a.offset(), b.offset(), static_cast<int64_t>(dims.size())};
-  words.insert(words.end(), dims.begin(), dims.end());
-  words.insert(words.end(), st[0].begin(), st[0].end());
-  words.insert(words.end(), st[1].begin(), st[1].end());
+  vulkan::ShapeBlock shapes;
+  const params::MatmulParams p{.M = M,
+                               .N = N,
+                               .K = K,
+                               .a_row_stride = a.strides()[nd - 2],
+                               .a_col_stride = a.strides()[nd - 1],
+                               .b_row_stride = b.strides()[nd - 2],
+                               .b_col_stride = b.strides()[nd - 1],
+                               .a_offset = a.offset(),
+                               .b_offset = b.offset(),
+                               .batch = shapes.add<2>(dims, st)};
 
   // Consecutive threads load along the operand's unit-strided dim (coalesced
   // reads); a dim of size 1 is never walked, so the other one is taken.
-  const bool a_k_fast = M == 1 || (K > 1 && acs == 1);
-  const bool b_n_fast = K == 1 || (N > 1 && bcs == 1);
+  const params::MatmulSpec spec{.workgroup_size = params::kMatmulThreads,
+                                .A_K_FAST = M == 1 || (K > 1 && p.a_col_stride == 1),
+                                .B_N_FAST = K == 1 || (N > 1 && p.b_col_stride == 1)};
 
   // 128 x 128 tiles (8 x 8 per thread) do twice the arithmetic per load of
   // 64 x 64 ones, but need enough of them to keep every core busy, and
@@ -50,14 +72,9 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const int64_t groups =
       batches * ((M + tile_size - 1) / tile_size) * ((N + tile_size - 1) / tile_size);
 
-  auto& encoder = vulkan::Encoder::get();
-  auto metadata = encoder.metadata(words);
-  constexpr uint32_t kThreads = 256;  // matmul.comp's 16 x 16 threads
-  encoder.dispatch(
-      fmt::format("matmul_{}_tile{}", dtype_name(out.dtype()), tile),
-      {kThreads, 0u, 0u, a_k_fast ? 1u : 0u, b_n_fast ? 1u : 0u},
-      {metadata, vulkan::input_binding(a), vulkan::input_binding(b), vulkan::output_binding(out)},
-      static_cast<uint64_t>(groups) * kThreads);
+  vulkan::encoder(stream()).dispatch(kernel(out.dtype(), tile), spec, p, shapes,
+                                     {vulkan::input(a), vulkan::input(b), vulkan::output(out)},
+                                     vulkan::Grid::workgroups(groups));
 }
 
 }  // namespace mlx_lite

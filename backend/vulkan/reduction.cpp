@@ -1,20 +1,23 @@
 // GPU kernel of Reduce (shaders/reduce.comp).
 #include "mlx_lite/primitives/reduction.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <numeric>
 
 #include "backend/common/buffers.h"
 #include "backend/common/layout.h"
 #include "backend/vulkan/encoder.h"
+#include "backend/vulkan/shaders/params/reduce.h"
 
 namespace mlx_lite {
 
+namespace params = vulkan::params;
+
 namespace {
 
-constexpr uint32_t kThreads = 256;  // reduce.comp's shared array
+using ReduceKernel = vulkan::Kernel<params::ReduceParams, params::ReduceSpec>;
+
+constexpr uint32_t kThreads = params::kReduceThreads;
 // Rows fewer than this leave a large GPU idle with one workgroup each (an
 // H100 runs 132 x 8 workgroups of 256 at once): they get split into chunks.
 constexpr int64_t kTargetWorkgroups = 1024;
@@ -64,9 +67,19 @@ View reduction_view(const array& in, const std::vector<int>& axes) {
   return v;
 }
 
+const ReduceKernel& kernel(Dtype in, Dtype out) {
+  static const vulkan::KernelsByDtype<ReduceKernel> kernels("reduce_{}_{}", 2);
+  return kernels(in, out);
+}
+
+params::ReduceSpec spec(uint32_t op, bool dense) {
+  return {.workgroup_size = kThreads, .OP = op, .CONTIGUOUS = dense};
+}
+
 }  // namespace
 
 void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
+  using vulkan::input, vulkan::output;
   const array& in = inputs[0];
   common::allocate(out);
   const int64_t rows = static_cast<int64_t>(out.size());
@@ -85,21 +98,19 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
     groups = ceil_div(len, chunk);  // no empty chunk
   }
 
-  std::vector<int64_t> words = {rows * len, static_cast<int64_t>(dims.size())};
-  words.insert(words.end(), dims.begin(), dims.end());
-  words.push_back(view.offset);
-  words.insert(words.end(), st[0].begin(), st[0].end());
-  words.insert(words.end(), {rows, len, groups, chunk});
-
-  auto& encoder = vulkan::Encoder::get();
+  vulkan::ShapeBlock shapes;
+  const params::ReduceParams first{.n = rows * len,
+                                   .rows = rows,
+                                   .len = len,
+                                   .groups = groups,
+                                   .chunk = chunk,
+                                   .offset = view.offset,
+                                   .view = shapes.add<1>(dims, st)};
   const uint32_t op = static_cast<uint32_t>(type_);
-  const auto in_name = dtype_name(in.dtype());
-  const auto out_name = dtype_name(out.dtype());
+  auto& encoder = vulkan::encoder(stream());
   if (groups == 1) {
-    auto metadata = encoder.metadata(words);
-    encoder.dispatch(fmt::format("reduce_{}_{}", in_name, out_name), {kThreads, op, dense},
-                     {metadata, vulkan::input_binding(in), vulkan::output_binding(out)},
-                     static_cast<uint64_t>(rows) * kThreads);
+    encoder.dispatch(kernel(in.dtype(), out.dtype()), spec(op, dense), first, shapes,
+                     {input(in), output(out)}, vulkan::Grid::workgroups(rows));
     return;
   }
   // Partials in the accumulator type of reduce.comp: integer sums keep
@@ -107,16 +118,13 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   const Dtype acc = is_floating_point(in.dtype()) ? float32 : int64;
   const int64_t partials = rows * groups;
   array temp(allocator::malloc(partials * size_of(acc)), {static_cast<ShapeElem>(partials)}, acc);
-  // The temporary dies on return, before the GPU is done with it: the
-  // allocator returns it to its cache only once that work completes.
-  auto first = encoder.metadata(words);
-  auto second = encoder.metadata({partials, 1, partials, 0, 1, rows, groups, 1, groups});
-  encoder.dispatch(fmt::format("reduce_{}_{}", in_name, dtype_name(acc)), {kThreads, op, dense},
-                   {first, vulkan::input_binding(in), vulkan::output_binding(temp)},
-                   static_cast<uint64_t>(partials) * kThreads);
-  encoder.dispatch(fmt::format("reduce_{}_{}", dtype_name(acc), out_name), {kThreads, op, 1u},
-                   {second, vulkan::input_binding(temp), vulkan::output_binding(out)},
-                   static_cast<uint64_t>(rows) * kThreads);
+  encoder.dispatch(kernel(in.dtype(), acc), spec(op, dense), first, shapes,
+                   {input(in), output(temp)}, vulkan::Grid::workgroups(partials));
+  // Each row's partials are a dense run: the flat path reads no shapes.
+  const params::ReduceParams second{
+      .n = partials, .rows = rows, .len = groups, .groups = 1, .chunk = groups, .offset = 0};
+  encoder.dispatch(kernel(acc, out.dtype()), spec(op, true), second, {}, {input(temp), output(out)},
+                   vulkan::Grid::workgroups(rows));
 }
 
 }  // namespace mlx_lite

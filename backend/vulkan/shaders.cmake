@@ -31,7 +31,7 @@ function(_type_defines prefix dtype out)
       -D${prefix}_KIND=${kind} -D${prefix}_BF16=${bf16} PARENT_SCOPE)
 endfunction()
 
-file(GLOB _shader_includes CONFIGURE_DEPENDS ${_shader_dir}/*.glsl)
+file(GLOB _shader_includes CONFIGURE_DEPENDS ${_shader_dir}/*.glsl ${_shader_dir}/params/*.h)
 
 set(_headers "")
 set(_names "")

@@ -1,19 +1,18 @@
 // GPU kernels of Unary and AsType (shaders/unary.comp, shaders/copy.comp).
 #include "mlx_lite/primitives/unary.h"
 
-#include <fmt/format.h>
-
 #include "backend/vulkan/elementwise.h"
 
 namespace mlx_lite {
 
 void Unary::eval_gpu(const std::vector<array>& inputs, array& out) {
-  vulkan::dispatch_elementwise(fmt::format("unary_{}", dtype_name(out.dtype())),
+  static const vulkan::KernelsByDtype<vulkan::ElementwiseKernel> kernels("unary_{}");
+  vulkan::dispatch_elementwise(vulkan::encoder(stream()), kernels(out.dtype()),
                                static_cast<uint32_t>(op_), inputs, out);
 }
 
 void AsType::eval_gpu(const std::vector<array>& inputs, array& out) {
-  vulkan::copy_gpu(inputs[0], out);
+  vulkan::copy_gpu(vulkan::encoder(stream()), inputs[0], out);
 }
 
 }  // namespace mlx_lite

@@ -21,15 +21,15 @@ void StopGradient::eval_gpu(const std::vector<array>& inputs, array& out) {
 }
 
 void Reshape::eval_gpu(const std::vector<array>& inputs, array& out) {
-  if (!try_view(inputs[0], out)) vulkan::copy_gpu(inputs[0], out);
+  if (!try_view(inputs[0], out)) vulkan::copy_gpu(vulkan::encoder(stream()), inputs[0], out);
 }
 
 void Contiguous::eval_gpu(const std::vector<array>& inputs, array& out) {
-  if (!try_share(inputs[0], out)) vulkan::copy_gpu(inputs[0], out);
+  if (!try_share(inputs[0], out)) vulkan::copy_gpu(vulkan::encoder(stream()), inputs[0], out);
 }
 
 void Copy::eval_gpu(const std::vector<array>& inputs, array& out) {
-  vulkan::copy_gpu(inputs[0], out);
+  vulkan::copy_gpu(vulkan::encoder(stream()), inputs[0], out);
 }
 
 }  // namespace mlx_lite

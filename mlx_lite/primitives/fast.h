@@ -1,20 +1,41 @@
-// CustomKernel: the node of a user-written GPU kernel (fast::vulkan_kernel).
-// Its eval_gpu is in backend/vulkan/custom_kernel.cpp; it has no CPU kernel
-// and no derivative (custom_function gives it one).
+// CustomKernel: the node of a user-written GPU kernel (fast::vulkan_kernel,
+// ops/fast.h), and the argument types the ops layer and the Vulkan backend
+// share. Its eval_gpu is in backend/vulkan/custom_kernel.cpp; it has no CPU
+// kernel and no derivative (custom_function gives it one).
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "mlx_lite/primitives.h"
 
 namespace mlx_lite {
 
+namespace fast {
+
+// A template argument: a dtype (becomes its GLSL type), an int or a bool,
+// each a compile-time definition named as given.
+using TemplateArg = std::variant<int, bool, Dtype>;
+
+// What the kernel cache has done in this process: SPIR-V compiled by glslang,
+// found in memory, or read from the disk cache (MLX_LITE_KERNEL_CACHE names
+// its directory; "off" disables it; the default is
+// $XDG_CACHE_HOME/mlx_lite/kernels or ~/.cache/mlx_lite/kernels).
+struct KernelCacheStats {
+  size_t compiled = 0;
+  size_t memory_hits = 0;
+  size_t disk_hits = 0;
+};
+
+}  // namespace fast
+
 namespace vulkan {
-struct CompiledKernel;
+struct CustomKernelVariant;  // generated and compiled (backend/vulkan/custom_kernel.h)
 }
 
 class CustomKernel : public Primitive {
@@ -24,18 +45,14 @@ class CustomKernel : public Primitive {
     std::array<uint32_t, 3> grid, threadgroup;
     std::optional<float> init_value;
     bool ensure_row_contiguous;
-    // Byte offsets of each input's strides and shape in the metadata buffer
-    // (-1 where the source uses none), and that buffer's size.
-    std::vector<int64_t> strides_offset, shape_offset;
-    size_t metadata_bytes;
   };
 
   CustomKernel(Stream stream, std::string kernel_name,
-               std::shared_ptr<const vulkan::CompiledKernel> kernel, Launch launch)
+               std::shared_ptr<const vulkan::CustomKernelVariant> kernel, Launch launch)
       : Primitive(stream),
         kernel_name_(std::move(kernel_name)),
         kernel_(std::move(kernel)),
-        launch_(std::move(launch)) {}
+        launch_(launch) {}
 
   void eval_cpu(const std::vector<array>& inputs, std::vector<array>& outputs) override;
   void eval_gpu(const std::vector<array>& inputs, std::vector<array>& outputs) override;
@@ -50,7 +67,7 @@ class CustomKernel : public Primitive {
 
  private:
   std::string kernel_name_;
-  std::shared_ptr<const vulkan::CompiledKernel> kernel_;
+  std::shared_ptr<const vulkan::CustomKernelVariant> kernel_;
   Launch launch_;
 };
 

@@ -8,9 +8,10 @@
 // arithmetic is done on the bits with 64-bit integers, rounding to nearest
 // even as IEEE 754 does: bit for bit the CPU's result, out-of-range
 // conversions included (x86-64's cvttsd2si gives INT64_MIN).
-// Variants arange_<dtype> (OUT is the dtype). Metadata: [n, bits of start,
-// bits of step]; binding 1 is the output.
+// Variants arange_<dtype> (OUT is the dtype). Parameters: params/arange.h.
 #include "common.glsl"
+#include "params/arange.h"
+
 
 layout(set = 0, binding = 1) writeonly buffer Out { OUT_ELEM out0[]; };
 
@@ -211,8 +212,8 @@ int64_t to_int64(uint64_t x) {
 
 void main() {
   const int64_t i = thread_index();
-  if (i >= meta_at(0)) return;
-  const uint64_t v = add(uint64_t(meta_at(1)), mul_index(uint(i), uint64_t(meta_at(2))));
+  if (i >= params.n) return;
+  const uint64_t v = add(params.start_bits, mul_index(uint(i), params.step_bits));
 #if OUT_KIND == 3
   out0[uint(i)] = store_out(uintBitsToFloat(to_float_bits(v)));
 #else

@@ -1,21 +1,25 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// ArgReduce: the index (uint32) of the first smallest (OP 0, ArgMin) or
-// largest (OP 1, ArgMax) element of each line, NaN counting as the extreme
-// (the first NaN wins), as the CPU does. Metadata: reduce_lines.glsl's
-// followed by [G, C]. MODE (constant_id 3):
-//   0  workgroup w scans chunk w % G (C elements) of line w / G with 256
-//      threads (consecutive threads read consecutive elements when the
-//      line is contiguous), combines (value, index) pairs through shared
-//      memory and writes the winner's index in the line to out0[w];
-//   1  thread r scans line r alone (many short lines, or lines across the
-//      fast axis: neighbouring threads then read neighbouring elements);
-//   2  workgroup r picks among the G winners of line r's chunks (cand, the
-//      output of MODE 0), reading their values from the input again.
+// ArgReduce: the index (uint32) of the first smallest (ArgMin) or largest
+// (ArgMax) element of each line, NaN counting as the extreme (the first NaN
+// wins), as the CPU does. MODE (params/arg_reduce.h):
+//   kWorkgroupPerChunk  workgroup w scans chunk w % groups of line w / groups
+//                       with its threads (consecutive threads read
+//                       consecutive elements when the line is contiguous),
+//                       combines (value, index) pairs through shared memory
+//                       and writes the winner's index in the line to out0[w];
+//   kThreadPerLine      thread r scans line r alone (many short lines, or
+//                       lines across the fast axis: neighbouring threads
+//                       then read neighbouring elements);
+//   kPickAmongChunks    workgroup r picks among the winners of line r's
+//                       chunks (cand, the output of kWorkgroupPerChunk),
+//                       reading their values from the input again.
 #include "common.glsl"
-#include "reduce_lines.glsl"
+#include "params/arg_reduce.h"
 
-layout(constant_id = 3) const uint MODE = 0;
+
+#include "shape_block.glsl"
+#include "lines.glsl"
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) readonly buffer Cand { uint cand[]; };
@@ -27,7 +31,7 @@ layout(set = 0, binding = 3) writeonly buffer Out { uint out0[]; };
 #define VAL int64_t
 #endif
 
-const uint kThreads = 256;
+const uint kThreads = kArgReduceThreads;
 const uint kNone = 0xffffffffu;  // no element seen yet
 shared VAL shared_value[kThreads];
 shared uint shared_index[kThreads];
@@ -42,12 +46,12 @@ bool beats(VAL v, uint i, VAL best, uint b) {
   if (isnan(v)) return true;
 #endif
   if (v == best) return i < b;
-  return OP == 1u ? v > best : v < best;
+  return OP == ArgReduce_ArgMax ? v > best : v < best;
 }
 
 VAL value_at(int64_t start, uint k) {
   if (CONTIGUOUS) return VAL(load_in(in0[uint(start) + k]));
-  return VAL(load_in(in0[uint(start + int64_t(k) * lines_stride())]));
+  return VAL(load_in(in0[uint(start + int64_t(k) * params.lines.stride)]));
 }
 
 // Combines the workgroup's (value, index) pairs; the winner ends in slot 0.
@@ -66,12 +70,12 @@ void workgroup_reduce(uint t, VAL v, uint i) {
 }
 
 void main() {
-  const int64_t rows = lines_rows(), len = lines_len();
-  const int64_t groups = lines_extra(0), chunk = lines_extra(1);
+  const int64_t rows = params.lines.rows, len = params.lines.len;
+  const int64_t groups = params.groups, chunk = params.chunk;
   VAL best = VAL(0);
   uint best_i = kNone;
 
-  if (MODE == 1u) {
+  if (MODE == kThreadPerLine) {
     const int64_t r = thread_index();
     if (r >= rows) return;
     const int64_t start = line_start(r);
@@ -88,7 +92,7 @@ void main() {
 
   const uint t = gl_LocalInvocationID.x;
   const int64_t w = workgroup_index();
-  if (MODE == 2u) {
+  if (MODE == kPickAmongChunks) {
     if (w >= rows) return;  // the whole workgroup leaves together
     const int64_t start = line_start(w);
     for (uint j = t; j < uint(groups); j += kThreads) {

@@ -1,12 +1,11 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// out[i] = f(a[i], b[i]) for the BinaryOp selected by OP (values of
-// mlx_lite::BinaryOp), with backend/cpu/binary.cpp's semantics. Variants:
+// out[i] = f(a[i], b[i]) for the BinaryOp selected by OP (its values are
+// params/elementwise.h's BinaryOp_*), with backend/cpu/binary.cpp's semantics. Variants:
 // binary_<dtype> (OUT is IN) and binary_<dtype>_bool (OUT is bool: the six
 // comparisons of non-bool inputs).
-#include "common.glsl"
+#include "elementwise.glsl"
 #define NUM_OPERANDS 2
-#include "shape_locations.glsl"
 
 layout(set = 0, binding = 1) readonly buffer A { IN_ELEM a0[]; };
 layout(set = 0, binding = 2) readonly buffer B { IN_ELEM b0[]; };
@@ -78,28 +77,28 @@ C power_(C base, C e) {
 // OUT (bool, or C itself).
 C apply(C x, C y) {
   switch (OP) {
-    case 0: return x + y;  // integers wrap; uint8 is stored modulo 2^8
-    case 1: return x - y;
-    case 2: return x * y;
-    case 7: return C(x == y);
-    case 8: return C(x != y);
-    case 9: return C(x > y);
-    case 10: return C(x >= y);
-    case 11: return C(x < y);
-    case 12: return C(x <= y);
-    case 13: return C(x != C(0) && y != C(0));  // NaN is true, as in C++
-    case 14: return C(x != C(0) || y != C(0));
+    case BinaryOp_Add: return x + y;  // integers wrap; uint8 is stored modulo 2^8
+    case BinaryOp_Subtract: return x - y;
+    case BinaryOp_Multiply: return x * y;
+    case BinaryOp_Equal: return C(x == y);
+    case BinaryOp_NotEqual: return C(x != y);
+    case BinaryOp_Greater: return C(x > y);
+    case BinaryOp_GreaterEqual: return C(x >= y);
+    case BinaryOp_Less: return C(x < y);
+    case BinaryOp_LessEqual: return C(x <= y);
+    case BinaryOp_LogicalAnd: return C(x != C(0) && y != C(0));  // NaN is true, as in C++
+    case BinaryOp_LogicalOr: return C(x != C(0) || y != C(0));
 #if IN_KIND == 3
-    case 3: return x / y;
-    case 4: return (x > y || isnan(x)) ? x : y;  // NaN in x propagates, as on the CPU
-    case 5: return (x < y || isnan(x)) ? x : y;
-    case 6: return pow_(x, y);
+    case BinaryOp_Divide: return x / y;
+    case BinaryOp_Maximum: return (x > y || isnan(x)) ? x : y;  // NaN in x propagates, as on the CPU
+    case BinaryOp_Minimum: return (x < y || isnan(x)) ? x : y;
+    case BinaryOp_Power: return pow_(x, y);
 #else
-    case 4: return x > y ? x : y;
-    case 5: return x < y ? x : y;
-    case 6: return power_(x, y);
-    case 15: return x & y;
-    case 16: return x | y;
+    case BinaryOp_Maximum: return x > y ? x : y;
+    case BinaryOp_Minimum: return x < y ? x : y;
+    case BinaryOp_Power: return power_(x, y);
+    case BinaryOp_BitwiseAnd: return x & y;
+    case BinaryOp_BitwiseOr: return x | y;
 #endif
     default: return C(0);  // integer divide: never dispatched
   }

@@ -1,5 +1,7 @@
-// Shared by the built-in elementwise shaders (copy, unary, binary). Each
-// variant is compiled with its types as macros (backend/vulkan/shaders.cmake):
+// Shared by every built-in shader: the storage and compute types of the
+// dtype variants, thread indices, and the CPU's conversions and 16-bit float
+// rounding. Each variant is compiled with its types as macros
+// (backend/vulkan/shaders.cmake):
 //   IN_STORAGE / OUT_STORAGE  the dtype's element type: uint8_t (bool, uint8),
 //                             uint, int, int64_t, float16_t, uint16_t
 //                             (bfloat16's bits), float
@@ -7,37 +9,11 @@
 //                             three float dtypes, uint for bool and uint8)
 //   IN_KIND / OUT_KIND        0 bool, 1 unsigned, 2 signed, 3 float
 //   IN_BF16 / OUT_BF16        1 for bfloat16
-//
-// Interface (the host's side is backend/vulkan/elementwise.cpp):
-//   constant_id 0  local_size_x
-//   constant_id 1  OP, the integer value of UnaryOp / BinaryOp
-//   constant_id 2  CONTIGUOUS: every input is dense row-major, so element i
-//                  of input k is at offset_k + i
-//   constant_id 3  elements per thread (elementwise_main.glsl)
-//   binding 0      int64 metadata (read with meta_at(i)), in elements:
-//                  [n, ndim, shape[ndim], then per input k: offset_k, strides_k[ndim]]
-//   bindings 1..   the inputs, then the output (dense row-major from 0)
-//   thread i       gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * (threads
-//                  of one row of workgroups); threads with i >= n do nothing.
+// A shader's parameters, specialization constants and bindings are declared
+// in its family's header, params/<family>.h, which the host includes too.
 #extension GL_EXT_shader_explicit_arithmetic_types : require
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_16bit_storage : require
-
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint OP = 0;
-layout(constant_id = 2) const bool CONTIGUOUS = false;
-
-// The metadata: all of it in the buffer at binding 0, and its first 16 words
-// (128 bytes, the push-constant space every Vulkan device has) also in push
-// constants (backend/vulkan/encoder.cpp), which threads read through the
-// GPU's constant cache instead of a storage-buffer load each: on the H100, a
-// memory-bound kernel reading its shapes from a storage buffer ran about 10%
-// slower than with them constant (bench_grid_sample's custom forward).
-const int kMetadataHeadWords = 16;
-layout(push_constant) uniform MetadataHead { int64_t meta_head[kMetadataHeadWords]; };
-layout(set = 0, binding = 0) readonly buffer Metadata { int64_t meta[]; };
-int64_t meta_at(int i) { return i < kMetadataHeadWords ? meta_head[i] : meta[i]; }
-int64_t meta_at(uint i) { return meta_at(int(i)); }
 
 // ---------------------------------------------------------------------------
 // Types. float16 is held as its 16 bits (uint16_t in the buffer) and
@@ -85,6 +61,11 @@ int64_t thread_index() {
          int64_t(gl_GlobalInvocationID.y) * (int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x));
 }
 
+// The linear index of this workgroup (the host folds wide grids into y).
+int64_t workgroup_index() {
+  return int64_t(gl_WorkGroupID.x) + int64_t(gl_WorkGroupID.y) * int64_t(gl_NumWorkGroups.x);
+}
+
 // j / extent, leaving j % extent in `rem`: a shift and a mask for powers of
 // two (most ML extents; the branch is uniform), else 32-bit division, which
 // GPUs run as a sequence of tens of instructions.
@@ -95,38 +76,6 @@ uint divide(uint j, uint extent, out uint rem) {
   }
   rem = j % extent;
   return j / extent;
-}
-
-// Where element i (row-major over the shape) of input k lies in its buffer.
-//
-// Shaders index a binding with a 32-bit element index, so the location is
-// only needed modulo 2^32: it is computed in uint arithmetic, which wraps
-// exactly (negative strides included) and costs GPUs a fraction of 64-bit
-// multiplies. Only the coordinates need 64 bits, for arrays of 2^32 elements
-// or more; below that (every extent is then below 2^32 too) division is
-// 32-bit, since GPUs emulate 64-bit division in tens of instructions.
-int64_t input_location(int k, int64_t i) {
-  const int ndim = int(meta_at(1));
-  const int base = 2 + ndim + k * (ndim + 1);
-  uint loc = uint(meta_at(base));
-  if (CONTIGUOUS) return int64_t(loc + uint(i));
-  // Peel the coordinates off from the last (fastest) dim; strides may be
-  // negative (reversed slices) or 0 (broadcast).
-  if (meta_at(0) <= int64_t(0xffffffffu)) {
-    uint j = uint(i);
-    for (int d = ndim - 1; d >= 0 && j > 0u; --d) {
-      uint coord;
-      j = divide(j, uint(meta_at(2 + d)), coord);
-      loc += coord * uint(meta_at(base + 1 + d));
-    }
-    return int64_t(loc);
-  }
-  for (int d = ndim - 1; d >= 0 && i > 0; --d) {
-    const int64_t extent = meta_at(2 + d);
-    loc += uint(i % extent) * uint(meta_at(base + 1 + d));
-    i /= extent;
-  }
-  return int64_t(loc);
 }
 
 // ---------------------------------------------------------------------------

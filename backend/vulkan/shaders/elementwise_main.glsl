@@ -1,8 +1,8 @@
 // main() of the elementwise shaders (copy, unary, binary, select): calls
 // element_at(i, loc), which the including shader defines, for every i < n,
-// with loc the operands' locations (shape_locations.glsl).
+// with loc the operands' locations (elementwise.glsl says more).
 //
-// constant_id 3  ELEMENTS_PER_THREAD: the host sets it above 1 for large
+// ELEMENTS_PER_THREAD (params/elementwise.h): the host sets it above 1 for large
 //                arrays (n < 2^32) only: the elements of one thread are
 //                processed in sequence, and an output written in place over
 //                its input forbids overlapping their loads, which costs
@@ -18,7 +18,39 @@
 //     element (likely why a multiply by a broadcast (..., 1) operand ran at
 //     half the dense rate on the H100), and the lanes of a subgroup still
 //     read consecutive elements of each operand whose innermost stride is 1.
-layout(constant_id = 3) const uint ELEMENTS_PER_THREAD = 1;
+
+// The operands the shape block locates: all, or (copy's kCopyDense, whose
+// shape block describes the source only) fewer; the others' locations are
+// left 0.
+#ifndef LOCATED_OPERANDS
+#define LOCATED_OPERANDS NUM_OPERANDS
+#endif
+
+// Where element i lies in each operand, with one division per dim shared by
+// all of them (shape_block.glsl's locate() would divide again per operand).
+void operand_locations(int64_t i, out uint loc[NUM_OPERANDS]) {
+  const ShapeRef r = params.dims;
+  for (int k = 0; k < NUM_OPERANDS; ++k) loc[k] = k < LOCATED_OPERANDS ? uint(params.offset[k]) : 0u;
+  if (CONTIGUOUS) {
+    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += uint(i);
+    return;
+  }
+  if (fits_32_bits(params.n)) {
+    uint j = uint(i);
+    for (int d = r.ndim - 1; d >= 0 && j > 0u; --d) {
+      uint coord;
+      j = divide(j, uint(dim_extent(r, d)), coord);
+      for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += coord * uint(dim_stride(r, k, d));
+    }
+    return;
+  }
+  for (int d = r.ndim - 1; d >= 0 && i > 0; --d) {
+    const int64_t e = dim_extent(r, d);
+    const uint coord = uint(i % e);
+    i /= e;
+    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += coord * uint(dim_stride(r, k, d));
+  }
+}
 
 void element(int64_t i) {
   uint loc[NUM_OPERANDS];
@@ -28,12 +60,13 @@ void element(int64_t i) {
 
 // Thread t's run (strided path, n < 2^32).
 void run(uint t) {
-  const int ndim = int(meta_at(1));
-  const uint inner = uint(meta_at(1 + ndim));
+  const ShapeRef r = params.dims;
+  const int last = r.ndim - 1;
+  const uint inner = uint(dim_extent(r, last));
   const uint per_row = (inner + ELEMENTS_PER_THREAD - 1u) / ELEMENTS_PER_THREAD;
   uint j;
   uint row = divide(t, per_row, j), unused;
-  if (row >= divide(uint(meta_at(0)), inner, unused)) return;
+  if (row >= divide(uint(params.n), inner, unused)) return;
   uint i = row * inner + j;
   uint loc[NUM_OPERANDS], step[NUM_OPERANDS];
   for (int k = 0; k < NUM_OPERANDS; ++k) {
@@ -41,15 +74,14 @@ void run(uint t) {
     step[k] = 0u;
   }
   for (int k = 0; k < LOCATED_OPERANDS; ++k) {
-    const int base = 2 + ndim + k * (ndim + 1);
-    const uint stride = uint(meta_at(base + ndim));
-    loc[k] = uint(meta_at(base)) + j * stride;
+    const uint stride = uint(dim_stride(r, k, last));
+    loc[k] = uint(params.offset[k]) + j * stride;
     step[k] = per_row * stride;
   }
-  for (int d = ndim - 2; d >= 0 && row > 0u; --d) {
+  for (int d = last - 1; d >= 0 && row > 0u; --d) {
     uint coord;
-    row = divide(row, uint(meta_at(2 + d)), coord);
-    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += coord * uint(meta_at(3 + ndim + k * (ndim + 1) + d));
+    row = divide(row, uint(dim_extent(r, d)), coord);
+    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += coord * uint(dim_stride(r, k, d));
   }
   for (uint e = 0u; e < ELEMENTS_PER_THREAD && j < inner; ++e, i += per_row, j += per_row) {
     element_at(i, loc);
@@ -58,8 +90,8 @@ void run(uint t) {
 }
 
 void main() {
-  if (ELEMENTS_PER_THREAD > 1u && meta_at(0) <= int64_t(0xffffffffu)) {
-    const uint n = uint(meta_at(0));
+  if (ELEMENTS_PER_THREAD > 1u && fits_32_bits(params.n)) {
+    const uint n = uint(params.n);
     uint i = uint(thread_index());
     if (!CONTIGUOUS) {
       run(i);
@@ -71,6 +103,6 @@ void main() {
     return;
   }
   const int64_t i = thread_index();
-  if (i >= meta_at(0)) return;
+  if (i >= params.n) return;
   element(i);
 }

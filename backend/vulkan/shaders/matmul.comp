@@ -17,24 +17,21 @@
 // load as 0 and outputs past M or N are not stored, so any size works
 // (K = 0 gives zeros).
 //
-// Metadata (int64): [M, N, K, a_row_stride, a_col_stride, b_row_stride,
-// b_col_stride, a_offset, b_offset, batch_ndim, batch_shape[batch_ndim],
-// a_batch_strides[batch_ndim], b_batch_strides[batch_ndim]]; C is dense
-// row-major from 0. Workgroup w (folded into y past the device's limit)
-// computes tile w % tiles_per_matrix of batch matrix w / tiles_per_matrix.
+// Parameters: params/matmul.h; C is dense row-major from 0. Workgroup w
+// (folded into y past the device's limit) computes tile w %
+// tiles_per_matrix of batch matrix w / tiles_per_matrix. A_K_FAST and
+// B_N_FAST make loads coalesce for row-major and transposed operands alike.
 #include "common.glsl"
+#include "params/matmul.h"
 
-// Which dim consecutive threads walk when loading a panel: A's k and B's n
-// when those are unit-strided (the host's choice), else A's m and B's k, so
-// that loads coalesce for row-major and transposed operands alike.
-layout(constant_id = 3) const bool A_K_FAST = true;
-layout(constant_id = 4) const bool B_N_FAST = true;
+
+#include "shape_block.glsl"
 
 layout(set = 0, binding = 1) readonly buffer A { IN_ELEM a_buf[]; };
 layout(set = 0, binding = 2) readonly buffer B { IN_ELEM b_buf[]; };
 layout(set = 0, binding = 3) writeonly buffer C { OUT_ELEM c_buf[]; };
 
-const uint kThreads = 256;
+const uint kThreads = kMatmulThreads;
 const uint BM = 16u * TILE;
 const uint BN = 16u * TILE;
 const uint BK = 16u;
@@ -91,17 +88,17 @@ void multiply_panels(uint steps) {
 void main() {
   const uint t = gl_LocalInvocationID.x;
   const uint tx = t % 16u, ty = t / 16u;
-  const uint w = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+  const uint w = uint(workgroup_index());
+  const ShapeRef batch_dims = params.batch;
 
-  M = uint(meta_at(0));
-  N = uint(meta_at(1));
-  K = uint(meta_at(2));
+  M = uint(params.M);
+  N = uint(params.N);
+  K = uint(params.K);
   const uint tiles_n = (N + BN - 1u) / BN;
   const uint tiles = ((M + BM - 1u) / BM) * tiles_n;
-  const int bdim = int(meta_at(9));
   uint batch = w / tiles;
   uint batches = 1u;
-  for (int d = 0; d < bdim; ++d) batches *= uint(meta_at(10 + d));
+  for (int d = 0; d < batch_dims.ndim; ++d) batches *= uint(dim_extent(batch_dims, d));
   if (batch >= batches) return;  // the whole workgroup leaves together
   const uint tile = w - batch * tiles;
   m0 = (tile / tiles_n) * BM;
@@ -110,19 +107,12 @@ void main() {
 
   // Offsets are computed modulo 2^32: every element read lies below 2^32 in
   // its buffer, so negative strides wrap to the right place.
-  a_base = uint(meta_at(7));
-  b_base = uint(meta_at(8));
-  for (int d = bdim - 1; d >= 0; --d) {
-    const uint extent = uint(meta_at(10 + d));
-    const uint i = batch % extent;
-    a_base += i * uint(meta_at(10 + bdim + d));
-    b_base += i * uint(meta_at(10 + 2 * bdim + d));
-    batch /= extent;
-  }
-  ars = uint(meta_at(3));
-  acs = uint(meta_at(4));
-  brs = uint(meta_at(5));
-  bcs = uint(meta_at(6));
+  a_base = uint(params.a_offset) + locate(batch_dims, 0, int64_t(batch), true);
+  b_base = uint(params.b_offset) + locate(batch_dims, 1, int64_t(batch), true);
+  ars = uint(params.a_row_stride);
+  acs = uint(params.a_col_stride);
+  brs = uint(params.b_row_stride);
+  bcs = uint(params.b_col_stride);
 
   for (uint r = 0u; r < TILE; ++r) {
     for (uint j = 0u; j < V; ++j) acc[r][j] = vec4(0.0);

@@ -7,16 +7,17 @@
 // pair (W/2, 0) for the middle word of an odd W. Thread t hashes pair
 // t % ceil(W/2) of key t / ceil(W/2) once and writes the elements of its
 // words: both stores are coalesced across neighbouring threads.
-// Variants random_<out> (keys uint32; out uint8 for width 1, else uint32);
-// WIDTH (constant 1) is the element width in bytes. Metadata: the keys'
-// layout as common.glsl's (one input), then [num_keys, elements per key,
-// words per key].
+// Variants random_<out> (keys uint32; out uint8 for width 1, else uint32).
+// Parameters: params/random.h.
 #include "common.glsl"
+#include "params/random.h"
+
+
+#include "shape_block.glsl"
 
 layout(set = 0, binding = 1) readonly buffer Keys { uint keys0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
-const uint WIDTH = OP;
 
 // As random::threefry2x32: 20 rounds, keys injected after every 4.
 uvec2 threefry2x32(uint k0, uint k1, uint c0, uint c1) {
@@ -55,12 +56,16 @@ void emit(uint base, uint n, uint j, uint word) {
   }
 }
 
+// Where element i of the keys lies (they may be strided views).
+uint key_location(int64_t i) {
+  if (CONTIGUOUS) return uint(params.keys_offset + i);
+  return uint(params.keys_offset) + locate(params.keys, 0, i, fits_32_bits(params.keys_size));
+}
+
 void main() {
-  const int ndim = int(meta_at(1));
-  const int extra = 3 + 2 * ndim;
-  const uint num_keys = uint(meta_at(extra));
-  const uint per_key = uint(meta_at(extra + 1));
-  const uint num_words = uint(meta_at(extra + 2));
+  const uint num_keys = uint(params.num_keys);
+  const uint per_key = uint(params.per_key);
+  const uint num_words = uint(params.num_words);
   const uint half_ = num_words / 2u;
   const uint upper = num_words - half_;  // ceil(num_words / 2)
   const int64_t t = thread_index();
@@ -68,8 +73,8 @@ void main() {
   // The output has fewer than 2^32 elements, so t fits 32-bit division.
   const uint key = uint(t) / upper;
   const uint i = uint(t) - key * upper;
-  const uint k0 = keys0[uint(input_location(0, 2 * int64_t(key)))];
-  const uint k1 = keys0[uint(input_location(0, 2 * int64_t(key) + 1))];
+  const uint k0 = keys0[key_location(2 * int64_t(key))];
+  const uint k1 = keys0[key_location(2 * int64_t(key) + 1)];
   const uint base = key * per_key;
   if (i < half_) {
     const uvec2 w = threefry2x32(k0, k1, i, i + upper);

@@ -1,18 +1,15 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Reduce: each workgroup of 256 threads reduces one chunk of one output's
-// elements. The host views the input with the kept dims first and the reduced
-// ones last, so output r reduces elements [r * L, (r + 1) * L) in row-major
-// order of that view. Metadata is the elementwise layout followed by
-// [rows, L, G, C]: row r is cut into G chunks of C elements, workgroup w
-// reduces chunk w % G of row w / G and writes out0[w]. G is 1 for the
-// one-pass path; with G > 1 (few long rows) out0 holds partials in the
-// accumulator type, reduced by a second dispatch of this shader.
-// Threads stride over the chunk (consecutive threads read consecutive
-// elements), then combine through shared memory (no subgroup operations, so
-// any subgroup size works). OP is Reduce::ReduceType:
-// And 0, Or 1, Sum 2, Prod 3, Min 4, Max 5.
+// Reduce: each workgroup of kReduceThreads threads reduces one chunk of one
+// output's elements (params/reduce.h says which). Threads stride over the
+// chunk (consecutive threads read consecutive elements), then combine
+// through shared memory (no subgroup operations, so any subgroup size
+// works). OP is a Reduce::ReduceType.
 #include "common.glsl"
+#include "params/reduce.h"
+
+
+#include "shape_block.glsl"
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
@@ -25,21 +22,21 @@ layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 #define ACC int64_t
 #endif
 
-const uint kThreads = 256;
+const uint kThreads = kReduceThreads;
 shared ACC partial[kThreads];
 
 ACC identity() {
   switch (OP) {
-    case 0u: return ACC(1);
-    case 3u: return ACC(1);
-    case 1u: return ACC(0);
-    case 2u: return ACC(0);
+    case Reduce_And: return ACC(1);
+    case Reduce_Prod: return ACC(1);
+    case Reduce_Or: return ACC(0);
+    case Reduce_Sum: return ACC(0);
 #if IN_KIND == 3
-    case 4u: return uintBitsToFloat(0x7f800000u);  // +inf
-    default: return uintBitsToFloat(0xff800000u);  // -inf
+    case Reduce_Min: return uintBitsToFloat(0x7f800000u);  // +inf
+    default: return uintBitsToFloat(0xff800000u);  // Max: -inf
 #else
-    case 4u: return int64_t(0x7fffffffffffffffl);
-    default: return -int64_t(0x7fffffffffffffffl) - int64_t(1);
+    case Reduce_Min: return int64_t(0x7fffffffffffffffl);
+    default: return -int64_t(0x7fffffffffffffffl) - int64_t(1);  // Max
 #endif
   }
 }
@@ -47,16 +44,16 @@ ACC identity() {
 // max and min let NaN win, as the CPU does.
 ACC combine(ACC a, ACC b) {
   switch (OP) {
-    case 0u: return (a != ACC(0) && b != ACC(0)) ? ACC(1) : ACC(0);
-    case 1u: return (a != ACC(0) || b != ACC(0)) ? ACC(1) : ACC(0);
-    case 2u: return a + b;
-    case 3u: return a * b;
+    case Reduce_And: return (a != ACC(0) && b != ACC(0)) ? ACC(1) : ACC(0);
+    case Reduce_Or: return (a != ACC(0) || b != ACC(0)) ? ACC(1) : ACC(0);
+    case Reduce_Sum: return a + b;
+    case Reduce_Prod: return a * b;
 #if IN_KIND == 3
-    case 4u: return (a < b || isnan(a)) ? a : b;
-    default: return (a > b || isnan(a)) ? a : b;
+    case Reduce_Min: return (a < b || isnan(a)) ? a : b;
+    default: return (a > b || isnan(a)) ? a : b;  // Max
 #else
-    case 4u: return a < b ? a : b;
-    default: return a > b ? a : b;
+    case Reduce_Min: return a < b ? a : b;
+    default: return a > b ? a : b;  // Max
 #endif
   }
 }
@@ -73,17 +70,14 @@ ACC load(uint i) { return ACC(load_in(in0[i])); }
 
 void main() {
   const uint t = gl_LocalInvocationID.x;
-  const int64_t w =
-      int64_t(gl_WorkGroupID.x) + int64_t(gl_WorkGroupID.y) * int64_t(gl_NumWorkGroups.x);
-  const int ndim = int(meta_at(1));
-  const int tail = 2 + ndim + ndim + 1;
-  const int64_t rows = meta_at(tail), len = meta_at(tail + 1);
-  const int64_t groups = meta_at(tail + 2), chunk = meta_at(tail + 3);
+  const int64_t w = workgroup_index();
+  const int64_t rows = params.rows, len = params.len;
+  const int64_t groups = params.groups, chunk = params.chunk;
   if (w >= rows * groups) return;  // the whole workgroup leaves together
   // GPUs emulate 64-bit division in tens of instructions: divide in 32 bits
   // whenever the workgroup count allows.
   const int64_t row =
-      rows * groups <= int64_t(0xffffffffu) ? int64_t(uint(w) / uint(groups)) : w / groups;
+      fits_32_bits(rows * groups) ? int64_t(uint(w) / uint(groups)) : w / groups;
   const int64_t begin = row * len + (w - row * groups) * chunk;
   // Chunks hold fewer than 2^32 elements (buffers are indexed in 32 bits).
   const uint n = uint(min(chunk, (row + 1) * len - begin));
@@ -91,7 +85,7 @@ void main() {
   ACC acc = identity();
   if (CONTIGUOUS) {
     // Four independent loads per iteration keep more reads in flight.
-    const uint first = uint(meta_at(2 + ndim) + begin);
+    const uint first = uint(params.offset + begin);
     uint j = t;
     for (; j + 3u * kThreads < n; j += 4u * kThreads) {
       const ACC a = combine(load(first + j), load(first + j + kThreads));
@@ -100,8 +94,10 @@ void main() {
     }
     for (; j < n; j += kThreads) acc = combine(acc, load(first + j));
   } else {
+    const bool small = fits_32_bits(params.n);
     for (uint j = t; j < n; j += kThreads) {
-      acc = combine(acc, load(uint(input_location(0, begin + int64_t(j)))));
+      const uint loc = locate(params.view, 0, begin + int64_t(j), small);
+      acc = combine(acc, load(uint(params.offset) + loc));
     }
   }
   partial[t] = acc;

@@ -1,25 +1,25 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Scan (cumsum) along one axis, inclusive or exclusive, forward or reverse,
-// as the CPU's backend/cpu/scan.cpp. Metadata: reduce_lines.glsl's followed
-// by [inner, reverse, inclusive]. inner is the output's extent past the axis:
-// the output is row-contiguous in the input's shape, so element k of line r
-// goes to (r / inner) * len * inner + r % inner + k * inner. Scan position p
-// reads and writes element k = p (k = len - 1 - p when reverse). reverse and
-// inclusive are uniform words rather than specialization constants: four
-// times fewer pipelines to compile, at the cost of a uniform branch.
-// MODE (constant_id 3):
-//   0  a workgroup of W threads per line walks it in tiles of 4W: each
-//      tile is loaded coalesced into shared memory, each thread sums 4
-//      consecutive elements, a shared-memory scan of the W thread sums
-//      (no subgroup operations, so any subgroup size works) gives each
-//      thread its prefix, and a running total carries across tiles;
-//   1  thread r scans line r alone (many short lines, or lines across the
-//      fast axis: neighbouring threads then touch neighbouring elements).
+// as the CPU's backend/cpu/scan.cpp (params/scan.h: where element k of line
+// r goes). Scan position p reads and writes element k = p (k = len - 1 - p
+// when reverse). MODE:
+//   kWorkgroupPerLine   a workgroup of W threads per line walks it in tiles
+//                       of 4W: each tile is loaded coalesced into shared
+//                       memory, each thread sums 4 consecutive elements, a
+//                       shared-memory scan of the W thread sums (no subgroup
+//                       operations, so any subgroup size works) gives each
+//                       thread its prefix, and a running total carries
+//                       across tiles;
+//   kScanThreadPerLine  thread r scans line r alone (many short lines, or
+//                       lines across the fast axis: neighbouring threads
+//                       then touch neighbouring elements).
 #include "common.glsl"
-#include "reduce_lines.glsl"
+#include "params/scan.h"
 
-layout(constant_id = 3) const uint MODE = 0;
+
+#include "shape_block.glsl"
+#include "lines.glsl"
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
@@ -39,8 +39,8 @@ const uint kPerThread = 4;
 const uint kTile = kThreads * kPerThread;
 const uint kGroup = 16;                 // thread sums scanned serially per group
 const uint kGroups = kThreads / kGroup;  // at most 16
-shared ACC tile[256 * kPerThread];
-shared ACC sums[256];
+shared ACC tile[kScanMaxThreads * kPerThread];
+shared ACC sums[kScanMaxThreads];
 shared ACC group_before[17];
 
 // A running total: sum, and for floats the low-order part it lost.
@@ -62,25 +62,23 @@ void accumulate(inout Total total, ACC x) {
 
 ACC load(int64_t start, uint k) {
   if (CONTIGUOUS) return ACC(load_in(in0[uint(start) + k]));
-  return ACC(load_in(in0[uint(start + int64_t(k) * lines_stride())]));
+  return ACC(load_in(in0[uint(start + int64_t(k) * params.lines.stride)]));
 }
 
 void store(uint out_start, uint inner, uint k, ACC v) {
   out0[out_start + k * inner] = store_out(OUT_COMPUTE(v));
 }
 
-bool reverse() { return lines_extra(1) != 0; }
-bool inclusive() { return lines_extra(2) != 0; }
-uint element(uint p, uint len) { return reverse() ? len - 1u - p : p; }
+uint element(uint p, uint len) { return params.reverse != 0u ? len - 1u - p : p; }
 
 void main() {
-  const int64_t rows = lines_rows();
+  const int64_t rows = params.lines.rows;
   // Outputs are indexed in 32 bits, so every length here is below 2^32.
-  const uint len = uint(lines_len());
-  const uint inner = uint(lines_extra(0));
-  const bool is_inclusive = inclusive();
+  const uint len = uint(params.lines.len);
+  const uint inner = uint(params.inner);
+  const bool is_inclusive = params.inclusive != 0u;
 
-  if (MODE == 1u) {
+  if (MODE == kScanThreadPerLine) {
     const int64_t r = thread_index();
     if (r >= rows) return;
     const int64_t start = line_start(r);

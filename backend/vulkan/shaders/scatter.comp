@@ -10,14 +10,12 @@
 //   1  atomicAdd (int32, uint32)
 //   2  64-bit atomicAdd (int64; needs shaderBufferInt64Atomics)
 //   3  float atomicAdd (float32; needs shaderBufferFloat32AtomicAdd)
-// Layout and indices: indexing_common.glsl; the kernel's own metadata is the
-// updates' layout: offset, ndim, shape[ndim], strides[ndim].
+// Parameters and indices: params/indexing.h, indexing_common.glsl.
 #if ATOMIC == 2
 #extension GL_EXT_shader_atomic_int64 : require
 #elif ATOMIC == 3
 #extension GL_EXT_shader_atomic_float : require
 #endif
-#include "common.glsl"
 #include "indexing_common.glsl"
 
 layout(set = 0, binding = 1) readonly buffer Updates { IN_ELEM upd[]; };
@@ -56,30 +54,26 @@ void add_at(int64_t loc, IN_ELEM u) {
 }
 #endif
 
-// constant_id 4  RUN: each thread adds RUN consecutive elements of one slice,
-//                so the index loads and the slice's start are computed once
-//                per run, not per element, as in gather.comp. The host sets
-//                4 where the updates have fewer than 2^32 elements (divmod's
-//                32-bit path then serves their row-major index too).
-layout(constant_id = 4) const uint RUN = 1;
-
 void main() {
   const int64_t t = thread_index();
-  if (t >= meta_at(0)) return;
-  const int64_t n_slice = meta_at(1);
+  if (t >= params.n) return;
+  // Each thread adds RUN consecutive elements of one slice, so the index
+  // loads and the slice's start are computed once per run, not per element,
+  // as in gather.comp. The host sets RUN to 4 only where the updates have
+  // fewer than 2^32 elements (the 32-bit path then serves their row-major
+  // index too).
+  const int64_t n_slice = params.n_slice;
   const int64_t runs = (n_slice + int64_t(RUN) - 1) / int64_t(RUN);
   int64_t run;
   const int64_t i = divmod(t, runs, run);
   const int64_t start = slice_start(i, false);
   if (start < 0) return;  // out of range: the slice is dropped
-  const int at = extra_at();
-  const int ndim = int(meta_at(at + 1));
   for (int64_t j = run * int64_t(RUN), end = min(j + int64_t(RUN), n_slice); j < end; ++j) {
     // Element index modulo 2^32 (slice_start's arithmetic), so add_at's byte
     // address is right too.
     const int64_t loc = int64_t(uint(start) + uint(slice_offset(j)));
-    const IN_ELEM u =
-        upd[uint(meta_at(at) + strided_offset(i * n_slice + j, ndim, at + 2, at + 2 + ndim))];
+    const uint u_loc = locate(params.updates, 0, i * n_slice + j, small_indices());
+    const IN_ELEM u = upd[uint(params.updates_offset) + u_loc];
 #if !SUM
     out0[uint(loc)] = u;
 #elif ATOMIC == 0

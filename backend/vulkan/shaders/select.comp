@@ -4,9 +4,8 @@
 // operand read through its own strides. Variants select_<dtype> (IN and OUT
 // are that dtype; the condition is bool). The chosen element's bits are
 // moved unchanged, as the CPU's assignment does.
-#include "common.glsl"
+#include "elementwise.glsl"
 #define NUM_OPERANDS 3
-#include "shape_locations.glsl"
 
 layout(set = 0, binding = 1) readonly buffer Cond { uint8_t cond0[]; };
 layout(set = 0, binding = 2) readonly buffer X { IN_ELEM x0[]; };

@@ -1,24 +1,24 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Softmax (OP 0) and LogSumExp (OP 1) over the last axis: one workgroup per
-// row (a power of two of at most 256 threads) reads the row three times: its
-// max, the sum of exp(x - max), then the outputs. Threads stride over the row
-// and combine through shared memory (no subgroup operations, so any subgroup
+// Softmax (kSoftmax) and LogSumExp (kLogSumExp) over the last axis: one
+// workgroup per line (params/softmax.h; a power of two of at most
+// kSoftmaxMaxThreads threads) reads the line three times: its max, the sum
+// of exp(x - max), then the outputs. Threads stride over the line and
+// combine through shared memory (no subgroup operations, so any subgroup
 // size works). Arithmetic is in float, as the CPU's for every dtype; NaN and
-// infinities follow the CPU's formulas (a row of -inf gives NaN softmax and
+// infinities follow the CPU's formulas (a line of -inf gives NaN softmax and
 // -inf logsumexp).
-//
-// Metadata (int64): [rows, ndim, shape[ndim], offset, strides[ndim], len,
-// stride], where shape and strides are the input's dims other than the last
-// (merged where contiguous), so input_location(0, row) is the row's first
-// element; element j follows at j * stride. Softmax's output is dense
-// rows x len, logsumexp's dense rows.
 #include "common.glsl"
+#include "params/softmax.h"
+
+
+#include "shape_block.glsl"
+#include "lines.glsl"
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
-shared float partial[256];
+shared float partial[kSoftmaxMaxThreads];
 
 // The max, with NaN winning as in the CPU's maxCoeff<PropagateNaN>.
 float max_nan(float a, float b) { return (a > b || isnan(a)) ? a : b; }
@@ -50,16 +50,13 @@ float workgroup_sum(float v) {
 void main() {
   const uint t = gl_LocalInvocationID.x;
   const uint threads = gl_WorkGroupSize.x;
-  const int64_t row =
-      int64_t(gl_WorkGroupID.x) + int64_t(gl_WorkGroupID.y) * int64_t(gl_NumWorkGroups.x);
-  const int ndim = int(meta_at(1));
-  const int tail = 2 + ndim + 1 + ndim;
-  if (row >= meta_at(0)) return;  // the whole workgroup leaves together
-  const uint len = uint(meta_at(tail));
+  const int64_t row = workgroup_index();
+  if (row >= params.lines.rows) return;  // the whole workgroup leaves together
+  const uint len = uint(params.lines.len);
   // Locations modulo 2^32, which is exact for a buffer of fewer elements
   // (negative strides wrap to the right place).
-  const uint stride = uint(meta_at(tail + 1));
-  const uint base = uint(input_location(0, row));
+  const uint stride = uint(params.lines.stride);
+  const uint base = uint(line_start(row));
 
   float m = uintBitsToFloat(0xff800000u);  // -inf
   for (uint j = t; j < len; j += threads) m = max_nan(m, load_in(in0[base + j * stride]));
@@ -69,7 +66,7 @@ void main() {
   for (uint j = t; j < len; j += threads) s += exp(load_in(in0[base + j * stride]) - m);
   s = workgroup_sum(s);
 
-  if (OP == 0u) {
+  if (OP == kSoftmax) {
     // The CPU multiplies by the reciprocal of the sum.
     const float inv = 1.0 / s;
     const uint out_base = uint(row) * len;

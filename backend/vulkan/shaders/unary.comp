@@ -1,11 +1,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// out[i] = f(in[i]) for the UnaryOp selected by OP (values of
-// mlx_lite::UnaryOp); variants unary_<dtype>, with backend/cpu/unary.cpp's
+// out[i] = f(in[i]) for the UnaryOp selected by OP (its values are
+// params/elementwise.h's UnaryOp_*); variants unary_<dtype>, with backend/cpu/unary.cpp's
 // semantics. Float dtypes compute in float.
-#include "common.glsl"
+#include "elementwise.glsl"
 #define NUM_OPERANDS 1
-#include "shape_locations.glsl"
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
@@ -109,28 +108,28 @@ float tanh_(float x) {
 IN_COMPUTE apply(IN_COMPUTE x) {
   switch (OP) {
 #if IN_KIND >= 2
-    case 0: return x < IN_COMPUTE(0) ? -x : x;  // Abs (-0.0 stays -0.0, as on the CPU)
+    case UnaryOp_Abs: return x < IN_COMPUTE(0) ? -x : x;  // -0.0 stays -0.0, as on the CPU
 #endif
 #if IN_KIND >= 1
-    case 1: return -x;  // Negative: wraps for unsigned (stored modulo 2^8 for uint8)
+    case UnaryOp_Negative: return -x;  // wraps for unsigned (stored modulo 2^8 for uint8)
 #endif
-    case 10: return x * x;  // Square
-    case 17: return x == IN_COMPUTE(0) ? IN_COMPUTE(1) : IN_COMPUTE(0);  // LogicalNot
+    case UnaryOp_Square: return x * x;
+    case UnaryOp_LogicalNot: return x == IN_COMPUTE(0) ? IN_COMPUTE(1) : IN_COMPUTE(0);
 #if IN_KIND == 3
-    case 2: return floor(x);
-    case 3: return ceil(x);
-    case 4: return roundEven(x);  // std::nearbyint: half to even
-    case 5: return exp(x);
-    case 6: return log(x);
-    case 7: return log1p_(x);
-    case 8: return sqrt(x);
-    case 9: return 1.0 / sqrt(x);  // the CPU's 1 / sqrt, not inversesqrt
-    case 11: return sin(x);
-    case 12: return cos(x);
-    case 13: return tanh_(x);
-    case 14: return 1.0 / (1.0 + exp(-x));  // exp overflow gives 1 / inf = 0
-    case 15: return erf_(x);
-    case 16: return erfinv_(x);
+    case UnaryOp_Floor: return floor(x);
+    case UnaryOp_Ceil: return ceil(x);
+    case UnaryOp_Round: return roundEven(x);  // std::nearbyint: half to even
+    case UnaryOp_Exp: return exp(x);
+    case UnaryOp_Log: return log(x);
+    case UnaryOp_Log1p: return log1p_(x);
+    case UnaryOp_Sqrt: return sqrt(x);
+    case UnaryOp_Rsqrt: return 1.0 / sqrt(x);  // the CPU's 1 / sqrt, not inversesqrt
+    case UnaryOp_Sin: return sin(x);
+    case UnaryOp_Cos: return cos(x);
+    case UnaryOp_Tanh: return tanh_(x);
+    case UnaryOp_Sigmoid: return 1.0 / (1.0 + exp(-x));  // exp overflow gives 1 / inf = 0
+    case UnaryOp_Erf: return erf_(x);
+    case UnaryOp_ErfInv: return erfinv_(x);
 #endif
     // Rounding an integer, abs of an unsigned, and negative of a bool
     // (static_cast<bool>(-x) == x) change nothing.

@@ -1,0 +1,84 @@
+// A custom kernel's variants: generated and compiled once per combination
+// of input dtypes and ranks, output dtypes and template arguments.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <iterator>
+
+#include "backend/vulkan/custom_kernel.h"
+#include "backend/vulkan/device.h"
+
+namespace mlx_lite::vulkan {
+
+namespace {
+
+// The bytes that select a variant: what the generated source depends on
+// besides the kernel's own source.
+std::string variant_key(std::span<const array> inputs, std::span<const Dtype> output_dtypes,
+                        std::span<const std::pair<std::string, fast::TemplateArg>> template_args,
+                        bool float_atomics) {
+  std::string key;
+  for (const auto& in : inputs) {
+    key += static_cast<char>(in.dtype().val);
+    key += static_cast<char>(in.ndim());
+  }
+  key += '|';
+  for (auto d : output_dtypes) key += static_cast<char>(d.val);
+  key += float_atomics ? 'A' : 'C';
+  for (const auto& [name, value] : template_args) {
+    key += '|' + name + '=';
+    if (auto* d = std::get_if<Dtype>(&value)) {
+      fmt::format_to(std::back_inserter(key), "d{}", int(d->val));
+    }
+    if (auto* i = std::get_if<int>(&value)) fmt::format_to(std::back_inserter(key), "i{}", *i);
+    if (auto* b = std::get_if<bool>(&value)) key += *b ? "b1" : "b0";
+  }
+  return key;
+}
+
+}  // namespace
+
+CustomKernelTemplate::CustomKernelTemplate(CustomKernelSource source) : source_(std::move(source)) {
+  if (source_.output_names.empty()) {
+    throw std::invalid_argument(
+        fmt::format("[vulkan_kernel] Kernel '{}' needs at least one output name.", source_.name));
+  }
+  check_kernel_names(source_.input_names, source_.output_names);
+}
+
+std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
+    std::span<const array> inputs, std::span<const Dtype> output_dtypes,
+    std::span<const std::pair<std::string, fast::TemplateArg>> template_args, bool verbose) const {
+  const bool float_atomics = Device::get().float32_atomic_add();
+  const std::string key = variant_key(inputs, output_dtypes, template_args, float_atomics);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = variants_.find(key); it != variants_.end()) {
+      if (verbose) std::cout << it->second->generated.glsl << std::flush;
+      return it->second;
+    }
+  }
+  KernelSourceRequest request{.name = source_.name,
+                              .input_names = source_.input_names,
+                              .output_names = source_.output_names,
+                              .source = source_.source,
+                              .header = source_.header,
+                              .atomic_outputs = source_.atomic_outputs,
+                              .input_dtypes = {},
+                              .output_dtypes = {output_dtypes.begin(), output_dtypes.end()},
+                              .input_ndims = {},
+                              .template_args = {template_args.begin(), template_args.end()},
+                              .float32_atomic_add = float_atomics};
+  for (const auto& in : inputs) {
+    request.input_dtypes.push_back(in.dtype());
+    request.input_ndims.push_back(in.ndim());
+  }
+  auto v = std::make_shared<CustomKernelVariant>();
+  v->generated = generate_kernel_source(request);
+  if (verbose) std::cout << v->generated.glsl << std::flush;
+  v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source);
+  std::lock_guard lock(mutex_);
+  return variants_.try_emplace(key, std::move(v)).first->second;
+}
+
+}  // namespace mlx_lite::vulkan

@@ -1,0 +1,32 @@
+// Parameters of shaders/matmul.comp (Matmul; backend/vulkan/matmul.cpp):
+// C = A (M x K) * B (K x N) for each batch matrix. Bindings: 0 the shape
+// block, 1 A, 2 B, 3 C (dense row-major from 0).
+#ifndef MLX_PARAMS_MATMUL_H
+#define MLX_PARAMS_MATMUL_H
+
+#include "shape_block.h"
+
+MLX_PARAMS_BEGIN
+
+struct MatmulParams {
+  int64_t M, N, K;
+  int64_t a_row_stride, a_col_stride;
+  int64_t b_row_stride, b_col_stride;
+  int64_t a_offset, b_offset;
+  ShapeRef batch;  // the batch dims: operand 0 is A, operand 1 is B
+};
+MLX_PUSH_CONSTANTS(MatmulParams)
+
+// Which dim consecutive threads walk when loading a panel: A's k and B's n
+// when those are unit-strided (the host's choice), else A's m and B's k.
+#define MLX_MATMUL_SPEC(X, S)   \
+  X(S, 1, bool, A_K_FAST, true) \
+  X(S, 2, bool, B_N_FAST, true)
+MLX_SPEC_CONSTANTS(MatmulSpec, MLX_MATMUL_SPEC)
+
+// 16 x 16 threads per workgroup, each computing a TILE x TILE micro-tile.
+MLX_CONSTANT(uint32_t, kMatmulThreads, 256)
+
+MLX_PARAMS_END
+
+#endif  // MLX_PARAMS_MATMUL_H

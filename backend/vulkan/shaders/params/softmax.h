@@ -1,0 +1,32 @@
+// Parameters of shaders/softmax.comp (Softmax and LogSumExp over the last
+// axis; backend/vulkan/softmax.cpp). Bindings: 0 the shape block, 1 the
+// input, 2 the output (dense: rows x len for softmax, rows for logsumexp).
+#ifndef MLX_PARAMS_SOFTMAX_H
+#define MLX_PARAMS_SOFTMAX_H
+
+#include "lines.h"
+
+MLX_PARAMS_BEGIN
+
+// The lines along the last axis, one workgroup each.
+struct SoftmaxParams {
+  Lines lines;
+};
+MLX_PUSH_CONSTANTS(SoftmaxParams)
+
+// OP: kSoftmax or kLogSumExp. CONTIGUOUS: line r is [offset + r * len,
+// offset + (r + 1) * len).
+#define MLX_SOFTMAX_SPEC(X, S) \
+  X(S, 1, uint, OP, 0)         \
+  X(S, 2, bool, CONTIGUOUS, false)
+MLX_SPEC_CONSTANTS(SoftmaxSpec, MLX_SOFTMAX_SPEC)
+
+MLX_CONSTANT(uint32_t, kSoftmax, 0)
+MLX_CONSTANT(uint32_t, kLogSumExp, 1)
+
+// softmax.comp's shared array holds one partial per thread.
+MLX_CONSTANT(uint32_t, kSoftmaxMaxThreads, 256)
+
+MLX_PARAMS_END
+
+#endif  // MLX_PARAMS_SOFTMAX_H
