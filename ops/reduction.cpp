@@ -16,6 +16,18 @@
 
 namespace mlx_lite {
 
+Dtype Reduce::output_dtype(Dtype input) const {
+  if (type_ == And || type_ == Or) return bool_;
+  if (type_ == Sum || type_ == Prod) {
+    if (input == bool_) return int32;
+    if (input == uint8) return uint32;
+  }
+  return input;
+}
+Dtype Scan::output_dtype(Dtype input) const {
+  return input == bool_ ? int32 : input;
+}
+
 // Primitive identity (used by compile and caches).
 bool Reduce::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Reduce*>(&other);
@@ -54,13 +66,6 @@ Dtype at_least_float(Dtype t) {
   return is_floating_point(t) ? t : float32;
 }
 
-// sum and prod: small integers and bool widen to 32 bits, as in MLX.
-Dtype sum_type(Dtype t) {
-  if (t == bool_) return int32;
-  if (t == uint8) return uint32;
-  return t;
-}
-
 // Shape after reducing (normalized) `axes`.
 Shape reduced_shape(const Shape& shape, const std::vector<int>& axes, bool keepdims) {
   Shape out;
@@ -76,7 +81,7 @@ Shape reduced_shape(const Shape& shape, const std::vector<int>& axes, bool keepd
 }
 
 array reduce(const array& a, const std::vector<int>& axes_in, bool keepdims,
-             Reduce::ReduceType type, Dtype out_type, const char* op, StreamOrDevice s) {
+             Reduce::ReduceType type, const char* op, StreamOrDevice s) {
   auto axes = normalize_axes(axes_in, a.ndim(), op);
   std::sort(axes.begin(), axes.end());
   if (type == Reduce::Min || type == Reduce::Max) {
@@ -89,8 +94,8 @@ array reduce(const array& a, const std::vector<int>& axes_in, bool keepdims,
       }
     }
   }
-  return array(reduced_shape(a.shape(), axes, keepdims), out_type,
-               std::make_shared<Reduce>(to_stream(s), type, axes), {a});
+  auto p = std::make_shared<Reduce>(to_stream(s), type, axes);
+  return array(reduced_shape(a.shape(), axes, keepdims), p->output_dtype(a.dtype()), p, {a});
 }
 
 // Number of elements the (normalized) axes cover.
@@ -116,22 +121,22 @@ double count(const array& a, const std::vector<int>& axes) {
   }
 
 array sum(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Sum, sum_type(a.dtype()), "sum", s);
+  return reduce(a, axes, keepdims, Reduce::Sum, "sum", s);
 }
 array prod(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Prod, sum_type(a.dtype()), "prod", s);
+  return reduce(a, axes, keepdims, Reduce::Prod, "prod", s);
 }
 array max(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Max, a.dtype(), "max", s);
+  return reduce(a, axes, keepdims, Reduce::Max, "max", s);
 }
 array min(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Min, a.dtype(), "min", s);
+  return reduce(a, axes, keepdims, Reduce::Min, "min", s);
 }
 array all(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::And, bool_, "all", s);
+  return reduce(a, axes, keepdims, Reduce::And, "all", s);
 }
 array any(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Or, bool_, "any", s);
+  return reduce(a, axes, keepdims, Reduce::Or, "any", s);
 }
 
 array mean(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
@@ -238,9 +243,8 @@ array argmin(const array& a, StreamOrDevice s) {
 
 array cumsum(const array& a, int axis_in, bool reverse, bool inclusive, StreamOrDevice s) {
   int axis = normalize_axis(axis_in, a.ndim(), "cumsum");
-  auto out_type = a.dtype() == bool_ ? int32 : a.dtype();
-  return array(a.shape(), out_type,
-               std::make_shared<Scan>(to_stream(s), Scan::Sum, axis, reverse, inclusive), {a});
+  auto p = std::make_shared<Scan>(to_stream(s), Scan::Sum, axis, reverse, inclusive);
+  return array(a.shape(), p->output_dtype(a.dtype()), p, {a});
 }
 array cumsum(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
   return cumsum(reshape(a, {static_cast<ShapeElem>(a.size())}, s), 0, reverse, inclusive, s);

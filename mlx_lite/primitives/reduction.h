@@ -28,6 +28,10 @@ class Reduce : public UnaryPrimitive {
   bool is_equivalent(const Primitive& other) const override;
   ReduceType reduce_type() const { return type_; }
   const std::vector<int>& axes() const { return axes_; }
+  // The output's dtype for an input's (the op and the rules use it). Sum and
+  // prod widen bool to int32 and uint8 to uint32, as in MLX; all and any give
+  // bool; min and max keep the input's dtype.
+  Dtype output_dtype(Dtype input) const;
 
  private:
   ReduceType type_;
@@ -83,6 +87,8 @@ class Scan : public UnaryPrimitive {
   int axis() const { return axis_; }
   bool reverse() const { return reverse_; }
   bool inclusive() const { return inclusive_; }
+  // bool sums in int32, as in MLX; other dtypes are kept.
+  Dtype output_dtype(Dtype input) const;
 
  private:
   ReduceType type_;

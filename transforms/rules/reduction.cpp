@@ -25,16 +25,6 @@ Shape kept_dims(Shape shape, const std::vector<int>& axes) {
   return shape;
 }
 
-// The output dtype of a reduction of an input of dtype `in` (ops/reduction.cpp).
-Dtype reduced_dtype(Reduce::ReduceType type, Dtype in) {
-  if (type == Reduce::And || type == Reduce::Or) return bool_;
-  if (type == Reduce::Sum || type == Reduce::Prod) {
-    if (in == bool_) return int32;
-    if (in == uint8) return uint32;
-  }
-  return in;
-}
-
 // d prod(x) / d x_i: the product of the other elements of x_i's group,
 // exact where x holds zeros (not prod / x_i). With P the product of the
 // group's non-zeros and Z the sum of its zeros (0, but it carries their
@@ -77,7 +67,7 @@ std::vector<array> Reduce::jvp(const std::vector<array>& primals,
   const array& t = tangents[0];
   const Shape kept = kept_dims(x.shape(), axes_);
   if (!is_floating_point(x.dtype()) || type_ == And || type_ == Or) {
-    return {zeros(kept, reduced_dtype(type_, x.dtype()), stream())};
+    return {zeros(kept, output_dtype(x.dtype()), stream())};
   }
   switch (type_) {
     case Prod:
@@ -130,7 +120,7 @@ std::vector<array> Scan::jvp(const std::vector<array>& primals, const std::vecto
                              const std::vector<int>&) {
   const array& x = primals[0];
   if (!is_floating_point(x.dtype())) {
-    return {zeros(x.shape(), x.dtype() == bool_ ? int32 : x.dtype(), stream())};
+    return {zeros(x.shape(), output_dtype(x.dtype()), stream())};
   }
   return {cumsum(tangents[0], axis_, reverse_, inclusive_, stream())};
 }
