@@ -233,6 +233,43 @@ TEST_P(Rules, GathersOfOneArrayChainTheirScatters) {
   EXPECT_TRUE(check_grads(fs, {x}));
 }
 
+TEST_P(Rules, ReductionJvpsHaveTheOutputsShape) {
+  // With and without the kept dims, on the Reduce, ArgReduce and LogSumExp
+  // primitives and on logsumexp composed over other axes. x's values are 0.05
+  // apart, so no finite difference step crosses a tie of max or min.
+  std::vector<float> values;
+  for (int i = 0; i < 24; ++i) values.push_back(0.5f + 0.05f * (i * 7 % 24));
+  array x = array(values.begin(), {2, 3, 4});
+  for (bool keep : {false, true}) {
+    Fn f = [keep](const std::vector<array>& in) {
+      const array& a = in[0];
+      return std::vector<array>{sum(a, {0, 2}, keep),   max(a, 1, keep),
+                                prod(a, 2, keep),       min(a, /*keepdims=*/keep),
+                                logsumexp(a, -1, keep), logsumexp(a, {0, 1}, keep)};
+    };
+    auto [outs, tangents] = jvp(f, {x}, {uniform_values({2, 3, 4}, 45)});
+    const std::vector<Shape> shapes =
+        keep ? std::vector<Shape>{{1, 3, 1}, {2, 1, 4}, {2, 3, 1}, {1, 1, 1}, {2, 3, 1}, {1, 1, 4}}
+             : std::vector<Shape>{{3}, {2, 4}, {2, 3}, {}, {2, 3}, {4}};
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      EXPECT_EQ(outs[i].shape(), shapes[i]) << i;
+      EXPECT_EQ(tangents[i].shape(), shapes[i]) << i;
+    }
+    EXPECT_TRUE(check_grads(f, {x}));
+    // No derivative: zeros of the output's shape and dtype.
+    for (const auto& g :
+         {std::function<array(const array&)>([keep](const array& a) { return argmax(a, 2, keep); }),
+          std::function<array(const array&)>(
+              [keep](const array& a) { return any(a > 1.0f, 2, keep); })}) {
+      auto [out, t] = jvp(g, x, ones_like(x));
+      EXPECT_EQ(t.shape(), out.shape());
+      EXPECT_EQ(t.dtype(), out.dtype());
+      EXPECT_EQ(t.shape(), (keep ? Shape{2, 3, 1} : Shape{2, 3})) << out.primitive().name();
+      EXPECT_ALLCLOSE(t, zeros_like(out));
+    }
+  }
+}
+
 TEST_P(Rules, ScatterAddWithDuplicateAndDroppedIndices) {
   array a = uniform_values({5, 2}, 18);
   array idx = array({1, 1, -2, 7, 1}, int32);  // 7 is dropped; -2 is row 3

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
 #include <stdexcept>
 
 #include "mlx_lite/primitives.h"
@@ -18,7 +17,6 @@
 #include "ops/binary.h"
 #include "ops/creation.h"
 #include "ops/indexing.h"
-#include "ops/shape.h"
 #include "transforms/tracing.h"
 
 namespace mlx_lite {
@@ -162,14 +160,6 @@ void check_rule(const char* rule, const Primitive& p, const std::vector<array>& 
   }
 }
 
-// Whether two shapes are equal once their size-1 dims are dropped.
-bool same_but_unit_dims(const Shape& a, const Shape& b) {
-  Shape ra, rb;
-  std::ranges::copy_if(a, std::back_inserter(ra), [](ShapeElem d) { return d != 1; });
-  std::ranges::copy_if(b, std::back_inserter(rb), [](ShapeElem d) { return d != 1; });
-  return ra == rb;
-}
-
 // The Scatter of `a` when a is an unevaluated scatter_add into zeros (what
 // Gather's vjp returns), else null.
 const Scatter* scatter_add_into_zeros(const array& a) {
@@ -298,15 +288,6 @@ std::pair<std::vector<array>, std::vector<array>> jvp(
     auto& p = node.primitive();
     std::vector<array> out_tans = p.jvp(node.inputs(), in_tans, argnums);
     std::vector<array> outs = node.outputs();
-    // Reductions do not record whether their output keeps the reduced dims
-    // as size-1 placeholders (the layout is the same), so their rules give the
-    // kept-dims shape: view it as the output's shape.
-    for (size_t i = 0; i < std::min(out_tans.size(), outs.size()); ++i) {
-      if (out_tans[i].shape() != outs[i].shape() &&
-          same_but_unit_dims(out_tans[i].shape(), outs[i].shape())) {
-        out_tans[i] = reshape(out_tans[i], outs[i].shape(), p.stream());
-      }
-    }
     check_rule("jvp", p, out_tans, outs, {});
     for (size_t i = 0; i < outs.size(); ++i) tan.insert_or_assign(outs[i].id(), out_tans[i]);
   }

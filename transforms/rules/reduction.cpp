@@ -1,10 +1,10 @@
 // Derivative rules of the reductions, scans, softmax and logsumexp.
 //
 // A reduction's output may or may not keep the reduced dims as size-1
-// placeholders (the layout is the same either way, and the primitive does not
-// record which): the vjps reshape the cotangent to the kept-dims shape before
-// broadcasting it back, and the jvps return the kept-dims shape, which the
-// engine views as the output's shape.
+// placeholders (the layout is the same either way; the primitive records
+// which): the jvps reduce with the same keepdims, so they return the output's
+// shape, and the vjps reshape the cotangent to the kept-dims shape before
+// broadcasting it back.
 //
 // Integer and boolean inputs have no derivative: their rules give zeros.
 #include "mlx_lite/primitives/reduction.h"
@@ -65,22 +65,21 @@ std::vector<array> Reduce::jvp(const std::vector<array>& primals,
                                const std::vector<array>& tangents, const std::vector<int>&) {
   const array& x = primals[0];
   const array& t = tangents[0];
-  const Shape kept = kept_dims(x.shape(), axes_);
   if (!is_floating_point(x.dtype()) || type_ == And || type_ == Or) {
-    return {zeros(kept, output_dtype(x.dtype()), stream())};
+    return {zeros(output_shape(x.shape()), output_dtype(x.dtype()), stream())};
   }
   switch (type_) {
     case Prod:
-      return {
-          sum(multiply(t, prod_of_others(x, axes_, stream()), stream()), axes_, true, stream())};
+      return {sum(multiply(t, prod_of_others(x, axes_, stream()), stream()), axes_, keepdims_,
+                  stream())};
     case Max:
     case Min: {
       array extreme = type_ == Max ? max(x, axes_, true, stream()) : min(x, axes_, true, stream());
-      return {sum(multiply(t, extreme_share(x, extreme, axes_, stream()), stream()), axes_, true,
-                  stream())};
+      return {sum(multiply(t, extreme_share(x, extreme, axes_, stream()), stream()), axes_,
+                  keepdims_, stream())};
     }
     default:
-      return {sum(t, axes_, true, stream())};
+      return {sum(t, axes_, keepdims_, stream())};
   }
 }
 
@@ -108,7 +107,7 @@ std::vector<array> Reduce::vjp(const std::vector<array>& primals,
 
 std::vector<array> ArgReduce::jvp(const std::vector<array>& primals, const std::vector<array>&,
                                   const std::vector<int>&) {
-  return {zeros(kept_dims(primals[0].shape(), {axis_}), uint32, stream())};
+  return {zeros(output_shape(primals[0].shape()), uint32, stream())};
 }
 
 std::vector<array> ArgReduce::vjp(const std::vector<array>& primals, const std::vector<array>&,
@@ -161,7 +160,7 @@ std::vector<array> Softmax::vjp(const std::vector<array>&, const std::vector<arr
 std::vector<array> LogSumExp::jvp(const std::vector<array>& primals,
                                   const std::vector<array>& tangents, const std::vector<int>&) {
   array sm = softmax_of(primals[0], false, stream());
-  return {sum(multiply(tangents[0], sm, stream()), -1, true, stream())};
+  return {sum(multiply(tangents[0], sm, stream()), -1, keepdims_, stream())};
 }
 
 std::vector<array> LogSumExp::vjp(const std::vector<array>& primals,
