@@ -46,6 +46,10 @@ class Primitive {
                                              const array& /*addend*/) const {
     return std::nullopt;
   }
+  // Whether differentiation stops here (StopGradient): the transforms treat
+  // the outputs as constants and do not walk the inputs, so the nodes behind
+  // need no rules.
+  virtual bool stops_gradient() const { return false; }
 
   virtual const char* name() const = 0;
   virtual void print(std::ostream& os) { os << name(); }

@@ -11,7 +11,6 @@
 #include <stdexcept>
 
 #include "mlx_lite/primitives.h"
-#include "mlx_lite/primitives/views.h"
 #include "mlx_lite/utils.h"
 #include "ops/binary.h"
 #include "ops/creation.h"
@@ -104,8 +103,7 @@ Trace trace(const std::vector<array>& outputs, const std::vector<array>& stand_i
       auto& [node, next] = stack.back();
       // Nothing behind a stop_gradient is differentiated, so nothing behind
       // it is walked: its nodes need no rules (a custom kernel has none).
-      const bool stopped =
-          node.has_primitive() && dynamic_cast<StopGradient*>(&node.primitive()) != nullptr;
+      const bool stopped = node.has_primitive() && node.primitive().stops_gradient();
       if (!stopped && next < node.inputs().size()) {
         const array& in = node.inputs()[next++];
         if (!t.depends.contains(in.id())) {
