@@ -3,6 +3,7 @@
 // in backend/cpu/<family>.cpp, its graph op in ops/<family>.cpp.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -35,6 +36,20 @@ class Primitive {
                                  const std::vector<array>& cotangents,
                                  const std::vector<int>& argnums,
                                  const std::vector<array>& outputs);
+  // `output + addend` built so that the work making `output` (one of this
+  // node's outputs, not evaluated yet) absorbs the addition, or nothing where
+  // it cannot; `addend` has output's shape and dtype. vjp sums the cotangents
+  // of one array through it before falling back to add: a scatter_add into
+  // zeros becomes the same scatter_add into the addend, saving a zero fill and
+  // an add of the whole array.
+  virtual std::optional<array> absorb_addend(const array& /*output*/,
+                                             const array& /*addend*/) const {
+    return std::nullopt;
+  }
+  // Whether differentiation stops here (StopGradient): the transforms treat
+  // the outputs as constants and do not walk the inputs, so the nodes behind
+  // need no rules.
+  virtual bool stops_gradient() const { return false; }
 
   virtual const char* name() const = 0;
   virtual void print(std::ostream& os) { os << name(); }

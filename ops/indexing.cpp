@@ -285,7 +285,7 @@ bool Gather::is_equivalent(const Primitive& other) const {
 
 bool Scatter::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Scatter*>(&other);
-  return o && o->reduce_ == reduce_ && o->axes_ == axes_;
+  return o && o->reduce_ == reduce_ && o->axes_ == axes_ && o->zero_source_ == zero_source_;
 }
 
 }  // namespace mlx_lite

@@ -16,50 +16,7 @@
 
 namespace mlx_lite {
 
-// Primitive identity (used by compile and caches).
-bool Reduce::is_equivalent(const Primitive& other) const {
-  auto* o = dynamic_cast<const Reduce*>(&other);
-  return o && o->type_ == type_ && o->axes_ == axes_;
-}
-void Reduce::print(std::ostream& os) {
-  static const char* names[] = {"And", "Or", "Sum", "Prod", "Min", "Max"};
-  os << "Reduce" << names[type_];
-}
-bool ArgReduce::is_equivalent(const Primitive& other) const {
-  auto* o = dynamic_cast<const ArgReduce*>(&other);
-  return o && o->type_ == type_ && o->axis_ == axis_;
-}
-bool Scan::is_equivalent(const Primitive& other) const {
-  auto* o = dynamic_cast<const Scan*>(&other);
-  return o && o->type_ == type_ && o->axis_ == axis_ && o->reverse_ == reverse_ &&
-         o->inclusive_ == inclusive_;
-}
-bool Softmax::is_equivalent(const Primitive& other) const {
-  auto* o = dynamic_cast<const Softmax*>(&other);
-  return o && o->precise_ == precise_;
-}
-bool LogSumExp::is_equivalent(const Primitive& other) const {
-  return dynamic_cast<const LogSumExp*>(&other) != nullptr;
-}
-
 namespace {
-
-std::vector<int> all_axes(const array& a) {
-  std::vector<int> axes(a.ndim());
-  std::iota(axes.begin(), axes.end(), 0);
-  return axes;
-}
-
-Dtype at_least_float(Dtype t) {
-  return is_floating_point(t) ? t : float32;
-}
-
-// sum and prod: small integers and bool widen to 32 bits, as in MLX.
-Dtype sum_type(Dtype t) {
-  if (t == bool_) return int32;
-  if (t == uint8) return uint32;
-  return t;
-}
 
 // Shape after reducing (normalized) `axes`.
 Shape reduced_shape(const Shape& shape, const std::vector<int>& axes, bool keepdims) {
@@ -75,8 +32,70 @@ Shape reduced_shape(const Shape& shape, const std::vector<int>& axes, bool keepd
   return out;
 }
 
+}  // namespace
+
+Shape Reduce::output_shape(const Shape& input) const {
+  return reduced_shape(input, axes_, keepdims_);
+}
+Dtype Reduce::output_dtype(Dtype input) const {
+  if (type_ == And || type_ == Or) return bool_;
+  if (type_ == Sum || type_ == Prod) {
+    if (input == bool_) return int32;
+    if (input == uint8) return uint32;
+  }
+  return input;
+}
+Dtype Scan::output_dtype(Dtype input) const {
+  return input == bool_ ? int32 : input;
+}
+Shape ArgReduce::output_shape(const Shape& input) const {
+  return reduced_shape(input, {axis_}, keepdims_);
+}
+Shape LogSumExp::output_shape(const Shape& input) const {
+  return reduced_shape(input, {static_cast<int>(input.size()) - 1}, keepdims_);
+}
+
+// Primitive identity (used by compile and caches).
+bool Reduce::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const Reduce*>(&other);
+  return o && o->type_ == type_ && o->axes_ == axes_ && o->keepdims_ == keepdims_;
+}
+void Reduce::print(std::ostream& os) {
+  static const char* names[] = {"And", "Or", "Sum", "Prod", "Min", "Max"};
+  os << "Reduce" << names[type_];
+}
+bool ArgReduce::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const ArgReduce*>(&other);
+  return o && o->type_ == type_ && o->axis_ == axis_ && o->keepdims_ == keepdims_;
+}
+bool Scan::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const Scan*>(&other);
+  return o && o->type_ == type_ && o->axis_ == axis_ && o->reverse_ == reverse_ &&
+         o->inclusive_ == inclusive_;
+}
+bool Softmax::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const Softmax*>(&other);
+  return o && o->precise_ == precise_;
+}
+bool LogSumExp::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const LogSumExp*>(&other);
+  return o && o->keepdims_ == keepdims_;
+}
+
+namespace {
+
+std::vector<int> all_axes(const array& a) {
+  std::vector<int> axes(a.ndim());
+  std::iota(axes.begin(), axes.end(), 0);
+  return axes;
+}
+
+Dtype at_least_float(Dtype t) {
+  return is_floating_point(t) ? t : float32;
+}
+
 array reduce(const array& a, const std::vector<int>& axes_in, bool keepdims,
-             Reduce::ReduceType type, Dtype out_type, const char* op, StreamOrDevice s) {
+             Reduce::ReduceType type, const char* op, StreamOrDevice s) {
   auto axes = normalize_axes(axes_in, a.ndim(), op);
   std::sort(axes.begin(), axes.end());
   if (type == Reduce::Min || type == Reduce::Max) {
@@ -89,8 +108,8 @@ array reduce(const array& a, const std::vector<int>& axes_in, bool keepdims,
       }
     }
   }
-  return array(reduced_shape(a.shape(), axes, keepdims), out_type,
-               std::make_shared<Reduce>(to_stream(s), type, axes), {a});
+  auto p = std::make_shared<Reduce>(to_stream(s), type, std::move(axes), keepdims);
+  return array(p->output_shape(a.shape()), p->output_dtype(a.dtype()), p, {a});
 }
 
 // Number of elements the (normalized) axes cover.
@@ -116,22 +135,22 @@ double count(const array& a, const std::vector<int>& axes) {
   }
 
 array sum(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Sum, sum_type(a.dtype()), "sum", s);
+  return reduce(a, axes, keepdims, Reduce::Sum, "sum", s);
 }
 array prod(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Prod, sum_type(a.dtype()), "prod", s);
+  return reduce(a, axes, keepdims, Reduce::Prod, "prod", s);
 }
 array max(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Max, a.dtype(), "max", s);
+  return reduce(a, axes, keepdims, Reduce::Max, "max", s);
 }
 array min(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Min, a.dtype(), "min", s);
+  return reduce(a, axes, keepdims, Reduce::Min, "min", s);
 }
 array all(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::And, bool_, "all", s);
+  return reduce(a, axes, keepdims, Reduce::And, "all", s);
 }
 array any(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
-  return reduce(a, axes, keepdims, Reduce::Or, bool_, "any", s);
+  return reduce(a, axes, keepdims, Reduce::Or, "any", s);
 }
 
 array mean(const array& a, const std::vector<int>& axes, bool keepdims, StreamOrDevice s) {
@@ -151,8 +170,8 @@ array logsumexp(const array& a, const std::vector<int>& axes_in, bool keepdims, 
   auto out_type = at_least_float(a.dtype());
   auto in = a.dtype() == out_type ? a : astype(a, out_type, s);
   if (axes.size() == 1 && axes[0] == a.ndim() - 1) {
-    return array(reduced_shape(a.shape(), axes, keepdims), out_type,
-                 std::make_shared<LogSumExp>(to_stream(s)), {in});
+    auto p = std::make_shared<LogSumExp>(to_stream(s), keepdims);
+    return array(p->output_shape(a.shape()), out_type, p, {in});
   }
   // Shift by the max so exp cannot overflow; an infinite max (a row of -inf,
   // or a +inf) shifts by 0 instead, so -inf - -inf never makes a NaN.
@@ -204,8 +223,8 @@ array arg_reduce(const array& a, int axis_in, bool keepdims, ArgReduce::ReduceTy
         fmt::format("[{}] Cannot reduce over axis {} of size 0 (array shape {}).", op, axis_in,
                     shape_string(a.shape())));
   }
-  return array(reduced_shape(a.shape(), {axis}, keepdims), uint32,
-               std::make_shared<ArgReduce>(to_stream(s), type, axis), {a});
+  auto p = std::make_shared<ArgReduce>(to_stream(s), type, axis, keepdims);
+  return array(p->output_shape(a.shape()), uint32, p, {a});
 }
 
 // Over the flattened array; keepdims gives ndim size-1 dims.
@@ -238,9 +257,8 @@ array argmin(const array& a, StreamOrDevice s) {
 
 array cumsum(const array& a, int axis_in, bool reverse, bool inclusive, StreamOrDevice s) {
   int axis = normalize_axis(axis_in, a.ndim(), "cumsum");
-  auto out_type = a.dtype() == bool_ ? int32 : a.dtype();
-  return array(a.shape(), out_type,
-               std::make_shared<Scan>(to_stream(s), Scan::Sum, axis, reverse, inclusive), {a});
+  auto p = std::make_shared<Scan>(to_stream(s), Scan::Sum, axis, reverse, inclusive);
+  return array(a.shape(), p->output_dtype(a.dtype()), p, {a});
 }
 array cumsum(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
   return cumsum(reshape(a, {static_cast<ShapeElem>(a.size())}, s), 0, reverse, inclusive, s);

@@ -4,6 +4,7 @@
 // plus exact values where the rule makes a choice (ties of max and min, zeros
 // of prod, clamped gather indices, duplicate and dropped scatter indices),
 // second derivatives, and the vjp of the composed grid_sample reference.
+#include <absl/container/flat_hash_set.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,6 +52,23 @@ INSTANTIATE_TEST_SUITE_P(Devices, Rules, ::testing::Values(Device::cpu, Device::
 array grad_of_weighted(const std::function<array(const array&)>& fun, const array& x,
                        const array& w) {
   return grad([&](const array& v) { return sum(fun(v) * w); })(x);
+}
+
+// How many unevaluated nodes of `a`'s graph have `shape` and a primitive named `name`.
+int count_nodes(const array& a, const Shape& shape, const std::string& name) {
+  absl::flat_hash_set<std::uintptr_t> seen{a.id()};
+  std::vector<array> stack{a};
+  int n = 0;
+  while (!stack.empty()) {
+    array node = stack.back();
+    stack.pop_back();
+    if (!node.has_primitive() || node.is_available()) continue;
+    n += node.shape() == shape && node.primitive().name() == name;
+    for (const array& in : node.inputs()) {
+      if (seen.insert(in.id()).second) stack.push_back(in);
+    }
+  }
+  return n;
 }
 
 }  // namespace
@@ -231,6 +249,86 @@ TEST_P(Rules, GathersOfOneArrayChainTheirScatters) {
   EXPECT_ALLCLOSE(g, expected);
   Fn fs = [&](const std::vector<array>& in) { return std::vector<array>{f(in[0])}; };
   EXPECT_TRUE(check_grads(fs, {x}));
+}
+
+TEST_P(Rules, GatherCotangentsAbsorbAnEarlierCotangent) {
+  // x is read through four gathers after an elementwise read whose cotangent
+  // reaches x first: each gather's scatter_add takes the sum so far as its
+  // source, so the gradient adds nothing of x's size.
+  array x = uniform_values({5, 3}, 43);
+  const std::vector<std::vector<int>> rows = {{0, 4, 4}, {2}, {1, 3, 0, 3}, {-1, 2}};
+  auto f = [&](const array& a) {
+    array out = array(0.0f);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      out = out + sum(take(a, array(rows[k].begin(), {int(rows[k].size())}), 0)) * float(k + 1);
+    }
+    return out + sum(square(a));
+  };
+  array g = grad(std::function<array(const array&)>(f))(x);
+  EXPECT_EQ(count_nodes(g, x.shape(), "Add"), 0);
+  EXPECT_EQ(count_nodes(g, x.shape(), "Scatter"), 4);
+  // 2x, plus k + 1 on each element of every row gather k read.
+  std::vector<float> expected(x.data<float>(), x.data<float>() + x.size());
+  for (float& v : expected) v *= 2;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    for (int r : rows[k]) {
+      for (int c = 0; c < 3; ++c) expected[(r < 0 ? r + 5 : r) * 3 + c] += k + 1;
+    }
+  }
+  EXPECT_ALLCLOSE(g, array(expected.begin(), {5, 3}));
+  Fn fs = [&](const std::vector<array>& in) { return std::vector<array>{f(in[0])}; };
+  EXPECT_TRUE(check_grads(fs, {x}));
+}
+
+TEST_P(Rules, GridSampleReferenceGradientChainsItsFourGathers) {
+  // The image is read by four gathers (one per corner): its gradient is one
+  // chain of four scatters, with no add of the image's size.
+  array x = uniform_values({1, 4, 5, 2}, 46);
+  array grid = uniform_values({1, 3, 3, 2}, 47, -1.2f, 1.2f);
+  auto [outs, grads] = vjp(
+      [](const std::vector<array>& in) {
+        return std::vector<array>{examples::grid_sample_ref(in[0], in[1])};
+      },
+      {x, grid}, {uniform_values({1, 3, 3, 2}, 48)});
+  EXPECT_EQ(count_nodes(grads[0], x.shape(), "Add"), 0);
+  EXPECT_EQ(count_nodes(grads[0], x.shape(), "Scatter"), 4);
+}
+
+TEST_P(Rules, ReductionJvpsHaveTheOutputsShape) {
+  // With and without the kept dims, on the Reduce, ArgReduce and LogSumExp
+  // primitives and on logsumexp composed over other axes. x's values are 0.05
+  // apart, so no finite difference step crosses a tie of max or min.
+  std::vector<float> values;
+  for (int i = 0; i < 24; ++i) values.push_back(0.5f + 0.05f * (i * 7 % 24));
+  array x = array(values.begin(), {2, 3, 4});
+  for (bool keep : {false, true}) {
+    Fn f = [keep](const std::vector<array>& in) {
+      const array& a = in[0];
+      return std::vector<array>{sum(a, {0, 2}, keep),   max(a, 1, keep),
+                                prod(a, 2, keep),       min(a, /*keepdims=*/keep),
+                                logsumexp(a, -1, keep), logsumexp(a, {0, 1}, keep)};
+    };
+    auto [outs, tangents] = jvp(f, {x}, {uniform_values({2, 3, 4}, 45)});
+    const std::vector<Shape> shapes =
+        keep ? std::vector<Shape>{{1, 3, 1}, {2, 1, 4}, {2, 3, 1}, {1, 1, 1}, {2, 3, 1}, {1, 1, 4}}
+             : std::vector<Shape>{{3}, {2, 4}, {2, 3}, {}, {2, 3}, {4}};
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      EXPECT_EQ(outs[i].shape(), shapes[i]) << i;
+      EXPECT_EQ(tangents[i].shape(), shapes[i]) << i;
+    }
+    EXPECT_TRUE(check_grads(f, {x}));
+    // No derivative: zeros of the output's shape and dtype.
+    for (const auto& g :
+         {std::function<array(const array&)>([keep](const array& a) { return argmax(a, 2, keep); }),
+          std::function<array(const array&)>(
+              [keep](const array& a) { return any(a > 1.0f, 2, keep); })}) {
+      auto [out, t] = jvp(g, x, ones_like(x));
+      EXPECT_EQ(t.shape(), out.shape());
+      EXPECT_EQ(t.dtype(), out.dtype());
+      EXPECT_EQ(t.shape(), (keep ? Shape{2, 3, 1} : Shape{2, 3})) << out.primitive().name();
+      EXPECT_ALLCLOSE(t, zeros_like(out));
+    }
+  }
 }
 
 TEST_P(Rules, ScatterAddWithDuplicateAndDroppedIndices) {

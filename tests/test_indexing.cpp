@@ -6,6 +6,7 @@
 
 #include "mlx_lite/mlx_lite.h"
 #include "mlx_lite/primitives.h"
+#include "mlx_lite/primitives/indexing.h"
 #include "tests/test_util.h"
 
 using namespace mlx_lite;
@@ -365,6 +366,31 @@ TEST(Scatter, UpdatesOfAnotherDtypeAreCast) {
       scatter(zeros({3}, int32), make_index({1}, {1}), make_array({2.0}, {1, 1}, float32), 0);
   EXPECT_EQ(out.dtype(), int32);
   expect_values(out, {0, 2, 0});
+}
+
+TEST(Scatter, AScatterAddIntoKnownZerosAbsorbsAnAddend) {
+  // A Sum scatter that records a zero source (as Gather's vjp builds it)
+  // turns out + b into the same scatter into b; other scatters and other
+  // primitives leave the sum to add.
+  auto idx = make_index({2, 0, 2}, {3});
+  auto upd = make_array({1, 2, 3}, {3, 1}, float32);
+  auto b = make_array({10, 20, 30}, {3}, float32);
+  auto marked = array({3}, float32,
+                      std::make_shared<Scatter>(default_stream(default_device()), Scatter::Sum,
+                                                std::vector<int>{0}, /*zero_source=*/true),
+                      {zeros({3}), idx, upd});
+  auto sum = marked.primitive().absorb_addend(marked, b);
+  ASSERT_TRUE(sum.has_value());
+  EXPECT_STREQ(sum->primitive().name(), "Scatter");
+  EXPECT_EQ(sum->inputs()[0].id(), b.id());
+  expect_values(*sum, {12, 20, 34});
+  auto plain = scatter_add(zeros({3}), idx, upd, 0);
+  EXPECT_FALSE(plain.primitive().is_equivalent(marked.primitive()));
+  auto replaced = scatter(zeros({3}), idx, upd, 0);
+  auto added = b + b;
+  for (const array& out : {plain, replaced, added}) {
+    EXPECT_FALSE(out.primitive().absorb_addend(out, b).has_value()) << out.primitive().name();
+  }
 }
 
 TEST(Scatter, BadInput) {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "mlx_lite/mlx_lite.h"
+#include "mlx_lite/primitives/reduction.h"
 #include "tests/test_util.h"
 
 using namespace mlx_lite;
@@ -191,6 +192,26 @@ TEST(Reduce, DefaultOverloadsReduceEverything) {
   EXPECT_EQ(min(a, 0, true).shape(), (Shape{1, 6}));
   // A scalar reduces to itself.
   EXPECT_EQ(sum(array(3)).item<int>(), 3);
+}
+
+TEST(Reduce, PrimitivesRecordKeepdims) {
+  // Reduce, ArgReduce and LogSumExp record whether the output keeps the
+  // reduced dims, and nodes that differ in it are not equivalent.
+  auto a = random_array({2, 3}, float32, 5);
+  for (bool keep : {false, true}) {
+    const std::vector<std::pair<array, array>> pairs = {
+        {sum(a, 1, keep), sum(a, 1, !keep)},
+        {argmax(a, 1, keep), argmax(a, 1, !keep)},
+        {logsumexp(a, -1, keep), logsumexp(a, -1, !keep)}};
+    for (const auto& [out, other] : pairs) {
+      EXPECT_EQ(out.shape(), keep ? (Shape{2, 1}) : (Shape{2})) << out.primitive().name();
+      EXPECT_FALSE(out.primitive().is_equivalent(other.primitive())) << out.primitive().name();
+    }
+    EXPECT_EQ(static_cast<const Reduce&>(pairs[0].first.primitive()).keepdims(), keep);
+    EXPECT_EQ(static_cast<const ArgReduce&>(pairs[1].first.primitive()).keepdims(), keep);
+    EXPECT_EQ(static_cast<const LogSumExp&>(pairs[2].first.primitive()).keepdims(), keep);
+    EXPECT_TRUE(sum(a, 1, keep).primitive().is_equivalent(pairs[0].first.primitive()));
+  }
 }
 
 TEST(Reduce, EmptyAxesReduceNothing) {

@@ -8,17 +8,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
 #include <stdexcept>
 
 #include "mlx_lite/primitives.h"
-#include "mlx_lite/primitives/indexing.h"
-#include "mlx_lite/primitives/views.h"
 #include "mlx_lite/utils.h"
 #include "ops/binary.h"
 #include "ops/creation.h"
-#include "ops/indexing.h"
-#include "ops/shape.h"
 #include "transforms/tracing.h"
 
 namespace mlx_lite {
@@ -108,8 +103,7 @@ Trace trace(const std::vector<array>& outputs, const std::vector<array>& stand_i
       auto& [node, next] = stack.back();
       // Nothing behind a stop_gradient is differentiated, so nothing behind
       // it is walked: its nodes need no rules (a custom kernel has none).
-      const bool stopped =
-          node.has_primitive() && dynamic_cast<StopGradient*>(&node.primitive()) != nullptr;
+      const bool stopped = node.has_primitive() && node.primitive().stops_gradient();
       if (!stopped && next < node.inputs().size()) {
         const array& in = node.inputs()[next++];
         if (!t.depends.contains(in.id())) {
@@ -162,43 +156,13 @@ void check_rule(const char* rule, const Primitive& p, const std::vector<array>& 
   }
 }
 
-// Whether two shapes are equal once their size-1 dims are dropped.
-bool same_but_unit_dims(const Shape& a, const Shape& b) {
-  Shape ra, rb;
-  std::ranges::copy_if(a, std::back_inserter(ra), [](ShapeElem d) { return d != 1; });
-  std::ranges::copy_if(b, std::back_inserter(rb), [](ShapeElem d) { return d != 1; });
-  return ra == rb;
-}
-
-// The Scatter of `a` when a is an unevaluated scatter_add into zeros (what
-// Gather's vjp returns), else null.
-const Scatter* scatter_add_into_zeros(const array& a) {
-  if (a.is_available() || !a.has_primitive()) return nullptr;
-  const auto* s = dynamic_cast<const Scatter*>(&a.primitive());
-  if (s == nullptr || s->reduce_type() != Scatter::Sum) return nullptr;
-  const array& src = a.inputs().front();  // zeros_like: a broadcast scalar 0
-  if (src.is_available() || !src.has_primitive() ||
-      dynamic_cast<const Broadcast*>(&src.primitive()) == nullptr) {
-    return nullptr;
-  }
-  array zero = src.inputs().front();
-  return zero.is_available() && zero.size() == 1 && zero.item<float>() == 0 ? s : nullptr;
-}
-
-// The sum of two cotangents of one array. An array read by several gathers
-// (grid_sample's image) gets a scatter_add into zeros from each: scattering
-// one's updates into the other instead of adding them saves a zero fill and
-// an add of the whole array per extra read, and Scatter writes over a source
-// nothing else holds (copy_gpu's donation), so the chain runs in place.
+// The sum of two cotangents of one array. The node that made either one may
+// absorb the other (Primitive::absorb_addend; the newer one, b, is asked
+// first); an evaluated cotangent is data, with no work left to absorb into.
 array add_cotangents(const array& a, const array& b) {
-  for (const auto& [sum, scattered] : {std::pair{a, b}, std::pair{b, a}}) {
-    const Scatter* s = scatter_add_into_zeros(scattered);
-    if (s == nullptr || sum.shape() != scattered.shape() || sum.dtype() != scattered.dtype()) {
-      continue;
-    }
-    const auto& in = scattered.inputs();
-    return scatter_add(sum, std::vector<array>(in.begin() + 1, in.end() - 1), in.back(), s->axes(),
-                       s->stream());
+  for (const auto& [own, addend] : {std::pair{b, a}, std::pair{a, b}}) {
+    if (own.is_available() || !own.has_primitive()) continue;
+    if (auto sum = own.primitive().absorb_addend(own, addend)) return *std::move(sum);
   }
   return add(a, b);
 }
@@ -298,15 +262,6 @@ std::pair<std::vector<array>, std::vector<array>> jvp(
     auto& p = node.primitive();
     std::vector<array> out_tans = p.jvp(node.inputs(), in_tans, argnums);
     std::vector<array> outs = node.outputs();
-    // Reductions do not record whether their output keeps the reduced dims
-    // as size-1 placeholders (the layout is the same), so their rules give the
-    // kept-dims shape: view it as the output's shape.
-    for (size_t i = 0; i < std::min(out_tans.size(), outs.size()); ++i) {
-      if (out_tans[i].shape() != outs[i].shape() &&
-          same_but_unit_dims(out_tans[i].shape(), outs[i].shape())) {
-        out_tans[i] = reshape(out_tans[i], outs[i].shape(), p.stream());
-      }
-    }
     check_rule("jvp", p, out_tans, outs, {});
     for (size_t i = 0; i < outs.size(); ++i) tan.insert_or_assign(outs[i].id(), out_tans[i]);
   }

@@ -40,12 +40,18 @@ class Gather : public UnaryPrimitive {
 // indexed position. updates has shape indices' shape + one dim per dim of a
 // (each no larger than a's). Negative indices count from the end; a slice
 // whose position is still out of range is dropped. Repeated positions apply
-// in order: the last write wins for None, all add up for Sum.
+// in order: the last write wins for None, all add up for Sum. `zero_source`
+// records that the source is known to be zeros (Gather's vjp builds such a
+// scatter_add), so that the sum with another array can scatter into it
+// instead (absorb_addend).
 class Scatter : public UnaryPrimitive {
  public:
   enum ReduceType { None, Sum };
-  Scatter(Stream stream, ReduceType reduce, std::vector<int> axes)
-      : UnaryPrimitive(stream), reduce_(reduce), axes_(std::move(axes)) {}
+  Scatter(Stream stream, ReduceType reduce, std::vector<int> axes, bool zero_source = false)
+      : UnaryPrimitive(stream),
+        reduce_(reduce),
+        axes_(std::move(axes)),
+        zero_source_(zero_source) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
   std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
@@ -53,14 +59,17 @@ class Scatter : public UnaryPrimitive {
   std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
                          const std::vector<int>& argnums,
                          const std::vector<array>& outputs) override;
+  std::optional<array> absorb_addend(const array& output, const array& addend) const override;
   const char* name() const override { return "Scatter"; }
   bool is_equivalent(const Primitive& other) const override;
   ReduceType reduce_type() const { return reduce_; }
   const std::vector<int>& axes() const { return axes_; }
+  bool zero_source() const { return zero_source_; }
 
  private:
   ReduceType reduce_;
   std::vector<int> axes_;
+  bool zero_source_;
 };
 
 }  // namespace mlx_lite

@@ -8,14 +8,15 @@
 
 namespace mlx_lite {
 
-// Reduces `axes` of its input. The output holds the kept dims in order (with
-// or without size-1 placeholders for the reduced ones: the layout is the same).
+// Reduces `axes` (sorted) of its input. The output holds the other dims in
+// order, with size-1 placeholders for the reduced ones where `keepdims` (the
+// layout is the same either way).
 class Reduce : public UnaryPrimitive {
  public:
   enum ReduceType { And, Or, Sum, Prod, Min, Max };
 
-  Reduce(Stream stream, ReduceType type, std::vector<int> axes)
-      : UnaryPrimitive(stream), type_(type), axes_(std::move(axes)) {}
+  Reduce(Stream stream, ReduceType type, std::vector<int> axes, bool keepdims)
+      : UnaryPrimitive(stream), type_(type), axes_(std::move(axes)), keepdims_(keepdims) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
   std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
@@ -28,20 +29,29 @@ class Reduce : public UnaryPrimitive {
   bool is_equivalent(const Primitive& other) const override;
   ReduceType reduce_type() const { return type_; }
   const std::vector<int>& axes() const { return axes_; }
+  bool keepdims() const { return keepdims_; }
+  // The output's shape for an input's (the op and the rules use it).
+  Shape output_shape(const Shape& input) const;
+  // The output's dtype for an input's (the op and the rules use it). Sum and
+  // prod widen bool to int32 and uint8 to uint32, as in MLX; all and any give
+  // bool; min and max keep the input's dtype.
+  Dtype output_dtype(Dtype input) const;
 
  private:
   ReduceType type_;
   std::vector<int> axes_;
+  bool keepdims_;
 };
 
 // Index (uint32) of the first smallest / largest element along `axis`; NaN
-// counts as the extreme, as in numpy.
+// counts as the extreme, as in numpy. `axis` stays as a size-1 dim where
+// `keepdims`.
 class ArgReduce : public UnaryPrimitive {
  public:
   enum ReduceType { ArgMin, ArgMax };
 
-  ArgReduce(Stream stream, ReduceType type, int axis)
-      : UnaryPrimitive(stream), type_(type), axis_(axis) {}
+  ArgReduce(Stream stream, ReduceType type, int axis, bool keepdims)
+      : UnaryPrimitive(stream), type_(type), axis_(axis), keepdims_(keepdims) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
   std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
@@ -53,10 +63,13 @@ class ArgReduce : public UnaryPrimitive {
   bool is_equivalent(const Primitive& other) const override;
   ReduceType reduce_type() const { return type_; }
   int axis() const { return axis_; }
+  bool keepdims() const { return keepdims_; }
+  Shape output_shape(const Shape& input) const;
 
  private:
   ReduceType type_;
   int axis_;
+  bool keepdims_;
 };
 
 // Cumulative reduction along `axis`: out[i] = op(in[0..i]) (inclusive) or
@@ -83,6 +96,8 @@ class Scan : public UnaryPrimitive {
   int axis() const { return axis_; }
   bool reverse() const { return reverse_; }
   bool inclusive() const { return inclusive_; }
+  // bool sums in int32, as in MLX; other dtypes are kept.
+  Dtype output_dtype(Dtype input) const;
 
  private:
   ReduceType type_;
@@ -110,10 +125,11 @@ class Softmax : public UnaryPrimitive {
   bool precise_;
 };
 
-// log(sum(exp(x))) over the last axis of a floating input, max-shifted.
+// log(sum(exp(x))) over the last axis of a floating input, max-shifted. The
+// axis stays as a size-1 dim where `keepdims`.
 class LogSumExp : public UnaryPrimitive {
  public:
-  using UnaryPrimitive::UnaryPrimitive;
+  LogSumExp(Stream stream, bool keepdims) : UnaryPrimitive(stream), keepdims_(keepdims) {}
   void eval_cpu(const std::vector<array>& inputs, array& out) override;
   void eval_gpu(const std::vector<array>& inputs, array& out) override;
   std::vector<array> jvp(const std::vector<array>& primals, const std::vector<array>& tangents,
@@ -123,6 +139,11 @@ class LogSumExp : public UnaryPrimitive {
                          const std::vector<array>& outputs) override;
   const char* name() const override { return "LogSumExp"; }
   bool is_equivalent(const Primitive& other) const override;
+  bool keepdims() const { return keepdims_; }
+  Shape output_shape(const Shape& input) const;
+
+ private:
+  bool keepdims_;
 };
 
 }  // namespace mlx_lite

@@ -133,6 +133,7 @@ class StopGradient : public UnaryPrimitive {
   std::vector<array> vjp(const std::vector<array>& primals, const std::vector<array>& cotangents,
                          const std::vector<int>& argnums,
                          const std::vector<array>& outputs) override;
+  bool stops_gradient() const override { return true; }
   const char* name() const override { return "StopGradient"; }
   bool is_equivalent(const Primitive& other) const override;
 };

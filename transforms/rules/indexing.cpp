@@ -1,8 +1,8 @@
 // Derivative rules of Gather and Scatter. Both are linear in their data
 // inputs: a gather's jvp gathers the tangent and its vjp adds the cotangent
-// back where the gather read (a scatter_add); a scatter's vjp gathers the
-// cotangent at the positions it wrote. Index arrays are integers and get
-// zero gradients.
+// back where the gather read (a scatter_add into zeros, which absorbs the
+// array's other cotangents); a scatter's vjp gathers the cotangent at the
+// positions it wrote. Index arrays are integers and get zero gradients.
 //
 // The two primitives treat out-of-range positions differently (a gather wraps
 // a negative index once and then clamps it, a scatter drops the slice), so the
@@ -66,6 +66,20 @@ std::vector<array> slice_of_inputs(const std::vector<array>& inputs, size_t begi
   return {inputs.begin() + begin, inputs.begin() + end};
 }
 
+// scatter_add(zeros_like(src), positions, updates, axes), marked as a scatter
+// into zeros so that vjp can fold another cotangent of src into it. Built
+// directly: positions share one shape and updates are a gather's cotangent,
+// which is what scatter_add would check.
+array scatter_add_into_zeros(const array& src, const std::vector<array>& positions,
+                             const array& updates, const std::vector<int>& axes, Stream s) {
+  std::vector<array> inputs{zeros_like(src, s)};
+  inputs.insert(inputs.end(), positions.begin(), positions.end());
+  inputs.push_back(updates);
+  return array(src.shape(), src.dtype(),
+               std::make_shared<Scatter>(s, Scatter::Sum, axes, /*zero_source=*/true),
+               std::move(inputs));
+}
+
 }  // namespace
 
 std::vector<array> Gather::jvp(const std::vector<array>& primals,
@@ -91,8 +105,7 @@ std::vector<array> Gather::vjp(const std::vector<array>& primals,
     // positions are all in range, so the scatter drops none.
     auto positions = gather_positions(src, slice_of_inputs(primals, 1, primals.size()), axes_,
                                       slice_sizes_, stream());
-    vjps.push_back(
-        scatter_add(zeros_like(src, stream()), positions, cotangents[0], axes_, stream()));
+    vjps.push_back(scatter_add_into_zeros(src, positions, cotangents[0], axes_, stream()));
   }
   return vjps;
 }
@@ -151,6 +164,16 @@ std::vector<array> Scatter::vjp(const std::vector<array>& primals,
     }
   }
   return vjps;
+}
+
+// zeros + addend, scattered: the addend becomes the source. Where nothing
+// else holds it (vjp's running sum of an array's cotangents), the scatter
+// writes over it (copy_gpu's donation), so the chain of scatters of an array
+// read by several gathers (grid_sample's image) runs in one buffer.
+std::optional<array> Scatter::absorb_addend(const array& output, const array& addend) const {
+  if (reduce_ != Sum || !zero_source_) return std::nullopt;
+  const auto& in = output.inputs();
+  return scatter_add(addend, slice_of_inputs(in, 1, in.size() - 1), in.back(), axes_, stream());
 }
 
 }  // namespace mlx_lite

@@ -1,10 +1,10 @@
 // Derivative rules of the reductions, scans, softmax and logsumexp.
 //
 // A reduction's output may or may not keep the reduced dims as size-1
-// placeholders (the layout is the same either way, and the primitive does not
-// record which): the vjps reshape the cotangent to the kept-dims shape before
-// broadcasting it back, and the jvps return the kept-dims shape, which the
-// engine views as the output's shape.
+// placeholders (the layout is the same either way; the primitive records
+// which): the jvps reduce with the same keepdims, so they return the output's
+// shape, and the vjps reshape the cotangent to the kept-dims shape before
+// broadcasting it back.
 //
 // Integer and boolean inputs have no derivative: their rules give zeros.
 #include "mlx_lite/primitives/reduction.h"
@@ -23,16 +23,6 @@ array scalar(double v, const array& x) {
 Shape kept_dims(Shape shape, const std::vector<int>& axes) {
   for (int ax : axes) shape[ax] = 1;
   return shape;
-}
-
-// The output dtype of a reduction of an input of dtype `in` (ops/reduction.cpp).
-Dtype reduced_dtype(Reduce::ReduceType type, Dtype in) {
-  if (type == Reduce::And || type == Reduce::Or) return bool_;
-  if (type == Reduce::Sum || type == Reduce::Prod) {
-    if (in == bool_) return int32;
-    if (in == uint8) return uint32;
-  }
-  return in;
 }
 
 // d prod(x) / d x_i: the product of the other elements of x_i's group,
@@ -75,22 +65,21 @@ std::vector<array> Reduce::jvp(const std::vector<array>& primals,
                                const std::vector<array>& tangents, const std::vector<int>&) {
   const array& x = primals[0];
   const array& t = tangents[0];
-  const Shape kept = kept_dims(x.shape(), axes_);
   if (!is_floating_point(x.dtype()) || type_ == And || type_ == Or) {
-    return {zeros(kept, reduced_dtype(type_, x.dtype()), stream())};
+    return {zeros(output_shape(x.shape()), output_dtype(x.dtype()), stream())};
   }
   switch (type_) {
     case Prod:
-      return {
-          sum(multiply(t, prod_of_others(x, axes_, stream()), stream()), axes_, true, stream())};
+      return {sum(multiply(t, prod_of_others(x, axes_, stream()), stream()), axes_, keepdims_,
+                  stream())};
     case Max:
     case Min: {
       array extreme = type_ == Max ? max(x, axes_, true, stream()) : min(x, axes_, true, stream());
-      return {sum(multiply(t, extreme_share(x, extreme, axes_, stream()), stream()), axes_, true,
-                  stream())};
+      return {sum(multiply(t, extreme_share(x, extreme, axes_, stream()), stream()), axes_,
+                  keepdims_, stream())};
     }
     default:
-      return {sum(t, axes_, true, stream())};
+      return {sum(t, axes_, keepdims_, stream())};
   }
 }
 
@@ -118,7 +107,7 @@ std::vector<array> Reduce::vjp(const std::vector<array>& primals,
 
 std::vector<array> ArgReduce::jvp(const std::vector<array>& primals, const std::vector<array>&,
                                   const std::vector<int>&) {
-  return {zeros(kept_dims(primals[0].shape(), {axis_}), uint32, stream())};
+  return {zeros(output_shape(primals[0].shape()), uint32, stream())};
 }
 
 std::vector<array> ArgReduce::vjp(const std::vector<array>& primals, const std::vector<array>&,
@@ -130,7 +119,7 @@ std::vector<array> Scan::jvp(const std::vector<array>& primals, const std::vecto
                              const std::vector<int>&) {
   const array& x = primals[0];
   if (!is_floating_point(x.dtype())) {
-    return {zeros(x.shape(), x.dtype() == bool_ ? int32 : x.dtype(), stream())};
+    return {zeros(x.shape(), output_dtype(x.dtype()), stream())};
   }
   return {cumsum(tangents[0], axis_, reverse_, inclusive_, stream())};
 }
@@ -171,7 +160,7 @@ std::vector<array> Softmax::vjp(const std::vector<array>&, const std::vector<arr
 std::vector<array> LogSumExp::jvp(const std::vector<array>& primals,
                                   const std::vector<array>& tangents, const std::vector<int>&) {
   array sm = softmax_of(primals[0], false, stream());
-  return {sum(multiply(tangents[0], sm, stream()), -1, true, stream())};
+  return {sum(multiply(tangents[0], sm, stream()), -1, keepdims_, stream())};
 }
 
 std::vector<array> LogSumExp::vjp(const std::vector<array>& primals,
