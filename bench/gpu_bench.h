@@ -1,13 +1,12 @@
 // What the GPU benchmark programs share: a skip for sizes one kernel binding
-// cannot address, and main(), which refuses to run without a Vulkan device
-// and records the GPU's name and driver in the report's context. Each
-// program includes it once.
+// cannot address. Their main() is gpu_bench_main.cpp's, which refuses to run
+// without a Vulkan device and records the GPU's name and driver in the
+// report's context.
 #pragma once
 
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
 #include "mlx_lite/gpu.h"
@@ -21,18 +20,4 @@ inline bool fits_one_binding(benchmark::State& state, int64_t bytes) {
     return false;
   }
   return true;
-}
-
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (!mlx_lite::gpu::is_available()) {
-    std::fprintf(stderr, "no Vulkan device\n");
-    return 1;
-  }
-  auto info = mlx_lite::gpu::device_info();
-  benchmark::AddCustomContext("gpu", std::get<std::string>(info.at("device_name")));
-  benchmark::AddCustomContext("driver", std::get<std::string>(info.at("driver_info")));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

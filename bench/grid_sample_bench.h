@@ -1,8 +1,7 @@
 // What the grid_sample benchmark programs (bench_grid_sample,
 // bench_grid_sample_kernels) share: the sizes of a benchmark's arguments,
 // its random inputs, the bytes one pass must move at least, and the two
-// shapes they time. Includes gpu_bench.h (main()): a program includes this
-// once.
+// shapes they time.
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -4,6 +4,7 @@
 #include "mlx_lite/array.h"
 #include "mlx_lite/device.h"
 #include "mlx_lite/dtype.h"
+#include "mlx_lite/gpu.h"
 #include "mlx_lite/memory.h"
 #include "mlx_lite/utils.h"
 #include "ops/fast.h"

@@ -121,8 +121,13 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   encoder.dispatch(kernel(in.dtype(), acc), spec(op, dense), first, shapes,
                    {input(in), output(temp)}, vulkan::Grid::workgroups(partials));
   // Each row's partials are a dense run: the flat path reads no shapes.
-  const params::ReduceParams second{
-      .n = partials, .rows = rows, .len = groups, .groups = 1, .chunk = groups, .offset = 0};
+  const params::ReduceParams second{.n = partials,
+                                    .rows = rows,
+                                    .len = groups,
+                                    .groups = 1,
+                                    .chunk = groups,
+                                    .offset = 0,
+                                    .view = {}};
   encoder.dispatch(kernel(acc, out.dtype()), spec(op, true), second, {}, {input(temp), output(out)},
                    vulkan::Grid::workgroups(rows));
 }
