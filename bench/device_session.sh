@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The GPU figures of docs/performance.md in one device session (one `run`
 # call of about 6 minutes on an H100):
-#   here:   bench/device_session.sh pack
+#   here:   bench/device_session.sh pack [BEFORE_DIR]
 #           (builds the benchmark programs, packs them with
 #           ../shared/device/pack.sh into .devpack/ with this script and the
-#           Python ones)
+#           Python ones; BEFORE_DIR holds another build's programs, named
+#           PROGRAM or PROGRAM_before, which go along for `run compare`)
 #   there:  source .devpack/env.sh; bash .devpack/device_session.sh run [PART]
 #           (writes every report into $OUT, or ./device-out without it;
 #           PART is kernels, grid_sample or all (the default): the two parts
 #           fit one 10-minute call each; schedule compares the encoder's
-#           batch schedules)
+#           batch schedules; compare-gpu, compare-kernels and
+#           compare-grid_sample time the packed build against BEFORE_DIR's,
+#           alternately (bench/compare_builds.py), each in one call)
 # Then: python3 bench/plot_grid_sample.py OUT/grid_sample.json docs/grid_sample.png
 set -euo pipefail
 
@@ -23,8 +26,20 @@ case "${1:-}" in
     rm -rf .devpack      # only this session's programs travel
     mkdir -p .git/info  # pack.sh records .devpack/ in .git/info/exclude
     ../shared/device/pack.sh "${programs[@]/#/build/bench/}"
-    strip .devpack/bin/*  # symbols are not needed there, and the carry is limited
-    cp bench/device_session.sh bench/compare_torch.py .devpack/
+    if [[ -n "${2:-}" ]]; then
+      mkdir -p .devpack/bin/before
+      for p in "${programs[@]}"; do
+        for f in "$2/$p" "$2/${p}_before"; do
+          [[ -f $f ]] && cp "$f" ".devpack/bin/before/$p"
+        done
+      done
+    fi
+    find .devpack/bin -type f -exec strip {} +  # symbols are not needed there
+    cp bench/device_session.sh bench/compare_torch.py bench/compare_builds.py .devpack/
+    if [[ $(du -sm .devpack | cut -f1) -gt 60 ]]; then  # the carry is limited
+      tar -C .devpack -cJf .devpack/bin.tar.xz bin && rm -rf .devpack/bin
+      du -sh .devpack
+    fi
     ;;
   run)
     here="$(cd "$(dirname "$0")" && pwd)"
@@ -53,6 +68,17 @@ case "${1:-}" in
       python3 "$here/compare_torch.py" --json "$out/grid_sample.json" --keep-reports "$out" \
         --mlx-bench "$bin/bench_grid_sample" "$bin/bench_grid_sample_kernels" \
         "$bin/bench_raw_vulkan_grid_sample" | tee "$out/compare_torch.txt"
+    fi
+    if [[ $part == compare-* ]]; then
+      # This build against BEFORE_DIR's, each benchmark's median over 2
+      # alternating rounds of 3 repetitions.
+      case "$part" in
+        compare-gpu) runs=(bench_gpu:'Gpu(Add|Copy)/|SmallOp') ;;
+        compare-kernels) runs=(bench_grid_sample_kernels) ;;
+        compare-grid_sample) runs=(bench_grid_sample) ;;
+      esac
+      python3 "$here/compare_builds.py" --before "$bin/before" --after "$bin" \
+        --json "$out/$part.json" "${runs[@]/#/--run=}" | tee "$out/$part.txt"
     fi
     if [[ $part == schedule ]]; then
       # The encoder's growing batches against batches of 256 from the start
