@@ -135,7 +135,14 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Device::on_validation_message(
 }
 
 Device::Device() {
-  const bool validate = env_is("MLX_LITE_VULKAN_VALIDATION", "1");
+  create_instance(env_is("MLX_LITE_VULKAN_VALIDATION", "1"));
+  physical_ = choose_physical(instance_);
+  read_properties();
+  create_device();
+  memory_type_ = choose_memory_type(physical_);
+}
+
+void Device::create_instance(bool validate) {
   vk::ApplicationInfo app("mlx_lite", 1, "mlx_lite", 1, VK_API_VERSION_1_2);
   std::vector<const char*> layers, extensions;
   if (validate) {
@@ -161,8 +168,10 @@ Device::Device() {
                        Type::eGeneral | Type::eValidation | Type::ePerformance,
                        &Device::on_validation_message, this));
   }
+}
 
-  physical_ = choose_physical(instance_);
+// The name, the limits, and the compute queue family.
+void Device::read_properties() {
   auto props =
       physical_
           .getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties>();
@@ -188,8 +197,11 @@ Device::Device() {
     throw std::runtime_error(fmt::format("[gpu] Vulkan device '{}' has no compute queue.", name_));
   }
   queue_family_ = static_cast<uint32_t>(family - families.begin());
+}
 
-  // Features the built-in shaders rely on, and the optional ones we use when present.
+// The logical device and its queue, with the features the built-in
+// shaders rely on and the optional ones used where present.
+void Device::create_device() {
   auto supported =
       physical_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
                              vk::PhysicalDeviceVulkan12Features,
@@ -246,7 +258,6 @@ Device::Device() {
   info.pNext = &enabled.get<vk::PhysicalDeviceFeatures2>();
   device_ = vk::raii::Device(physical_, info);
   queue_ = vk::raii::Queue(device_, queue_family_, 0);
-  memory_type_ = choose_memory_type(physical_);
 }
 
 void Device::submit(vk::CommandBuffer commands, vk::Semaphore done, uint64_t value) {

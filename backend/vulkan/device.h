@@ -64,6 +64,9 @@ class Device {
 
  private:
   Device();
+  void create_instance(bool validate);
+  void read_properties();
+  void create_device();
   static VKAPI_ATTR VkBool32 VKAPI_CALL
   on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
                         const VkDebugUtilsMessengerCallbackDataEXT*, void*);

@@ -74,7 +74,7 @@ void dispatch_over(Encoder& encoder, const ElementwiseKernel& kernel, uint32_t o
 }
 
 const ElementwiseKernel& copy_kernel(const array& in, const array& out) {
-  static const KernelsByDtype<ElementwiseKernel> kernels("copy_{}_{}", 2);
+  static const KernelsByDtype<ElementwiseKernel> kernels("copy_{}_{}");
   return kernels(in.dtype(), out.dtype());
 }
 

@@ -53,6 +53,13 @@ size_t first_batch_dispatches() {
   return static_cast<size_t>(n);
 }
 
+// Waits for batch t of another thread's encoder, then returns the buffers
+// freed meanwhile that only waited for it: their owner may be idle.
+void wait_on(Timeline& other, uint64_t t) {
+  other.wait(t);
+  other.release_reached();
+}
+
 // The calling thread's encoder, and the same as a plain pointer that stays
 // readable while the encoder is destroyed with the thread.
 thread_local std::unique_ptr<Encoder> thread_encoder;
@@ -225,7 +232,7 @@ void Encoder::wait_for_other_writers(std::span<const Operand> operands) {
     const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
     const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
     if (t == 0 || id == timeline_->id()) continue;
-    if (auto other = find_timeline(id); other && !other->reached(t)) other->wait(t);
+    if (auto other = find_timeline(id); other && !other->reached(t)) wait_on(*other, t);
   }
 }
 
@@ -241,10 +248,10 @@ void Encoder::track(std::span<const Operand> operands) {
   }
   for (const auto& op : operands) {
     if (op.written) continue;
-    auto data = op.a.data_shared_ptr();
-    const bool in_place = std::ranges::any_of(
-        operands, [&](const Operand& o) { return o.written && o.a.data_shared_ptr() == data; });
-    if (!in_place) batch.holds.push_back(std::move(data));
+    const bool in_place = std::ranges::any_of(operands, [&](const Operand& o) {
+      return o.written && o.a.buffer().ptr() == op.a.buffer().ptr();
+    });
+    if (!in_place) batch.holds.push_back(op.a.data_shared_ptr());
   }
 }
 
@@ -381,7 +388,7 @@ void wait_for_writer(const array& a) {
   if (this_thread != nullptr && this_thread->timeline().id() == id) {
     this_thread->wait(t);
   } else if (auto other = find_timeline(id); other && !other->reached(t)) {
-    other->wait(t);
+    wait_on(*other, t);
   }
 }
 

@@ -69,11 +69,13 @@ class Kernel {
 
 // A family's built-in kernels, one per dtype (or pair of dtypes: input and
 // output), named once rather than per dispatch (small ops are host-bound).
-// The name is a fmt pattern of the dtype names, e.g. "unary_{}", "copy_{}_{}".
+// The name is a fmt pattern of one or two dtype names: "unary_{}",
+// "copy_{}_{}".
 template <class K>
 class KernelsByDtype {
  public:
-  explicit KernelsByDtype(std::string_view pattern, int dtypes = 1) : pair_(dtypes == 2) {
+  explicit KernelsByDtype(std::string_view pattern)
+      : pair_(pattern.find("{}") != pattern.rfind("{}")) {
     for (Dtype a : all_dtypes) {
       if (!pair_) {
         kernels_.emplace_back(fmt::format(fmt::runtime(pattern), dtype_name(a)));

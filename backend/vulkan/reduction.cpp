@@ -68,7 +68,7 @@ View reduction_view(const array& in, const std::vector<int>& axes) {
 }
 
 const ReduceKernel& kernel(Dtype in, Dtype out) {
-  static const vulkan::KernelsByDtype<ReduceKernel> kernels("reduce_{}_{}", 2);
+  static const vulkan::KernelsByDtype<ReduceKernel> kernels("reduce_{}_{}");
   return kernels(in, out);
 }
 

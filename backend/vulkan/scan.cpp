@@ -21,7 +21,7 @@ constexpr int64_t kThreadPerLineRows = 32768;
 
 void Scan::eval_gpu(const std::vector<array>& inputs, array& out) {
   static const vulkan::KernelsByDtype<vulkan::Kernel<params::ScanParams, params::ScanSpec>> kernels(
-      "scan_{}_{}", 2);
+      "scan_{}_{}");
   const array& in = inputs[0];
   common::allocate(out);
   if (out.size() == 0) return;
