@@ -132,10 +132,10 @@ TEST_F(GpuElementwise, OddSizesAndAMillionElements) {
   }
 }
 
-// Shaders read the metadata's first 16 words from push constants and the
-// rest from its buffer (shaders/common.glsl's meta_at): operands of rank 6
-// that no dims merge in need 2 + 6 + 3 x 7 = 29 words, on both paths (a small
-// array, one element per thread; a large one, runs of 4).
+// Shapes and strides of many dims: operands of rank 6 that no dims merge in
+// take 6 + 2 x 6 words of the shape block (shaders/shape_block.glsl), once
+// past what the push constants held before the shape block existed, on both
+// paths (a small array, one element per thread; a large one, runs of 4).
 TEST_F(GpuElementwise, MetadataPastThePushConstants) {
   for (int inner : {3, 2048}) {
     const Shape shape = {2, 3, 2, 3, 2, inner};
