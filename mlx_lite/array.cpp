@@ -268,6 +268,7 @@ void array::init_from(const void* src, Dtype src_type) {
 namespace detail {
 
 void convert_elements(const void* src, Dtype src_type, void* dst, Dtype dst_type, size_t n) {
+  if (n == 0) return;  // an empty array's pointers may be null, even for memcpy
   if (src_type == dst_type) {
     std::memcpy(dst, src, n * size_of(src_type));
     return;

@@ -59,7 +59,7 @@ std::vector<uint32_t> ref_bits(uint32_t k0, uint32_t k1, size_t n, int width) {
   if (w % 2 == 1) words[w / 2] = ref_threefry({uint32_t(w / 2), 0}, {k0, k1})[0];
   static_assert(std::endian::native == std::endian::little);
   std::vector<uint8_t> bytes(w * 4);
-  std::memcpy(bytes.data(), words.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(bytes.data(), words.data(), bytes.size());  // data() may be null
   std::vector<uint32_t> out(n);
   for (size_t e = 0; e < n; ++e) {
     for (int b = 0; b < width; ++b) out[e] |= uint32_t(bytes[e * width + b]) << (8 * b);

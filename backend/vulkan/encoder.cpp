@@ -150,9 +150,10 @@ Encoder::Binding Encoder::shape_block_binding(const ShapeBlock& shapes) {
     start = 0;
   }
   const Block& arena = block_of(batch.arenas.back());
-  char* at = static_cast<char*>(arena.mapped) + start;
-  std::memcpy(at, table.data(), table.size());
-  std::memcpy(at + table.size(), words.data(), words.size_bytes());
+  // Copies, not memcpy: an empty table or word list has a null data().
+  auto* at = static_cast<std::byte*>(arena.mapped) + start;
+  std::ranges::copy(table, at);
+  std::ranges::copy(std::as_bytes(words), at + table.size());
   batch.arena_used = start + bytes;
   return {arena.buffer, arena.offset + start, bytes, false};
 }
