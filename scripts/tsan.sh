@@ -11,8 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="-fsanitize=thread" \
+# -O1 -g1: built and run in 3 minutes on 2 cores (RelWithDebInfo took 8),
+# and the reports keep file and line.
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=None \
+  -DCMAKE_CXX_FLAGS="-fsanitize=thread -O1 -g1" \
   -DMLX_LITE_BUILD_BENCHMARKS=OFF -DMLX_LITE_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build-tsan --target test_threads
 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/sanitizers/tsan.supp" \
