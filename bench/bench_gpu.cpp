@@ -11,7 +11,7 @@
 
 #include "gpu_bench.h"
 #include "mlx_lite/mlx_lite.h"
-#include "ops/fast.h"
+#include "mlx_lite/ops/fast.h"
 
 using namespace mlx_lite;
 

@@ -10,8 +10,8 @@
 
 #include "backend/gpu_backend.h"
 #include "mlx_lite/primitives.h"
+#include "mlx_lite/transforms/eval.h"
 #include "mlx_lite/utils.h"
-#include "transforms/eval.h"
 
 namespace mlx_lite {
 

@@ -1,6 +1,6 @@
 // The Primitive base: one node kind of the graph. Each primitive family
 // declares its classes in mlx_lite/primitives/<family>.h; its CPU kernel lives
-// in backend/cpu/<family>.cpp, its graph op in ops/<family>.cpp.
+// in backend/cpu/<family>.cpp, its graph op in mlx_lite/ops/<family>.cpp.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// The autodiff engine (transforms/autodiff.h) and the elementwise rules:
+// The autodiff engine (mlx_lite/transforms/autodiff.h) and the elementwise rules:
 // vjp, jvp, grad and value_and_grad against hand-computed derivatives,
 // higher order, stop_gradient, and the errors of bad calls.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The derivative rules of every primitive family (transforms/rules/*.cpp)
+// The derivative rules of every primitive family (mlx_lite/transforms/rules/*.cpp)
 // against finite differences through mlx_lite/testing.h's check_grads (jvp
 // elementwise, vjp through <u, J v> = <vjp(u), v>), on the CPU and on the GPU,
 // plus exact values where the rule makes a choice (ties of max and min, zeros
@@ -232,7 +232,7 @@ TEST_P(Rules, GatherReadsClampedPositions) {
 TEST_P(Rules, GathersOfOneArrayChainTheirScatters) {
   // Each gather's vjp is a scatter_add into zeros; the cotangents of an array
   // gathered several times scatter into one another instead of being added
-  // (transforms/autodiff.cpp's add_cotangents), with the same values.
+  // (mlx_lite/transforms/autodiff.cpp's add_cotangents), with the same values.
   array x = uniform_values({6, 4}, 40);
   array i1 = array({0, 5, 5, 2}, int32), i2 = array({5, 1, 0}, int32);
   array c1 = uniform_values({4, 4}, 41), c2 = uniform_values({3, 4}, 42);

@@ -36,7 +36,7 @@ void ArgReduce::eval_gpu(const std::vector<array>& inputs, array& out) {
       kernels("arg_reduce_{}");
   const array& in = inputs[0];
   common::allocate(out);
-  if (out.size() == 0) return;  // ops/ rejects empty lines, so len >= 1
+  if (out.size() == 0) return;  // mlx_lite/ops/ rejects empty lines, so len >= 1
   vulkan::ShapeBlock shapes;
   const auto [lines, contiguous] = vulkan::lines_along(in, axis_, shapes);
   const int64_t rows = lines.rows, len = lines.len;

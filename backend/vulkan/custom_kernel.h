@@ -1,4 +1,4 @@
-// The Vulkan side of fast::vulkan_kernel. ops/fast.cpp checks a call's
+// The Vulkan side of fast::vulkan_kernel. mlx_lite/ops/fast.cpp checks a call's
 // arguments and builds its CustomKernel node; everything about the shader
 // is here: the kernel's source and the variants generated and compiled
 // from it (one per combination of dtypes, ranks and template arguments,

@@ -8,7 +8,7 @@
 find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED)
 
 set(_shader_dir ${CMAKE_CURRENT_LIST_DIR}/shaders)
-set(_out_dir ${CMAKE_BINARY_DIR}/shaders)
+set(_out_dir ${PROJECT_BINARY_DIR}/shaders)
 file(MAKE_DIRECTORY ${_out_dir})
 
 # Per dtype: storage type, compute type, kind (0 bool, 1 unsigned, 2 signed, 3 float), bf16.

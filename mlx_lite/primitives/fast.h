@@ -1,5 +1,5 @@
 // CustomKernel: the node of a user-written GPU kernel (fast::vulkan_kernel,
-// ops/fast.h), and the argument types the ops layer and the Vulkan backend
+// mlx_lite/ops/fast.h), and the argument types the ops layer and the Vulkan backend
 // share. Its eval_gpu is in backend/vulkan/custom_kernel.cpp; it has no CPU
 // kernel and no derivative (custom_function gives it one).
 #pragma once

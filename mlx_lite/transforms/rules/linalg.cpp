@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "ops/ops.h"
+#include "mlx_lite/ops/ops.h"
 
 namespace mlx_lite {
 

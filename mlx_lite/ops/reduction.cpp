@@ -1,18 +1,18 @@
 // Graph ops of the reduction family. Reduce, ArgReduce and Scan are
 // primitives; mean, var, logsumexp and softmax compose other ops as MLX does,
 // with the Softmax / LogSumExp primitives as MLX's fast path for the last axis.
-#include "ops/reduction.h"
+#include "mlx_lite/ops/reduction.h"
 
 #include <limits>
 #include <numeric>
 #include <stdexcept>
 
+#include "mlx_lite/ops/binary.h"
+#include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/ternary.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives/reduction.h"
 #include "mlx_lite/utils.h"
-#include "ops/binary.h"
-#include "ops/shape.h"
-#include "ops/ternary.h"
-#include "ops/unary.h"
 
 namespace mlx_lite {
 

@@ -1,4 +1,4 @@
-// The shape ops of ops/shape.h other than the views in ops/views.cpp.
+// The shape ops of mlx_lite/ops/shape.h other than the views in mlx_lite/ops/views.cpp.
 // flatten, moveaxis, swapaxes, expand_dims, squeeze, stack, split, tile and
 // repeat are composed on the views (so they are views too); concatenate, pad
 // and slice_update build primitives that write a new buffer.
@@ -8,9 +8,9 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/utils.h"
-#include "ops/shape.h"
-#include "ops/unary.h"
 
 namespace mlx_lite {
 

@@ -1,7 +1,7 @@
 // fast::vulkan_kernel: checks a call's arguments and builds its CustomKernel
 // node; the shader's generation, compilation and caching, and its eval_gpu,
 // are the Vulkan backend's (backend/vulkan/custom_kernel.h).
-#include "ops/fast.h"
+#include "mlx_lite/ops/fast.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // Random ops, as MLX composes them: every sampler draws RandomBits from a key
 // (or from the global key sequence) and maps the bits to its distribution with
 // ordinary elementwise ops, so the numbers match MLX's bit for bit.
-#include "ops/random.h"
+#include "mlx_lite/ops/random.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,11 +10,11 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "mlx_lite/ops/binary.h"
+#include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives/random.h"
 #include "mlx_lite/utils.h"
-#include "ops/binary.h"
-#include "ops/shape.h"
-#include "ops/unary.h"
 
 namespace mlx_lite::random {
 

@@ -1,11 +1,11 @@
-#include "ops/binary.h"
+#include "mlx_lite/ops/binary.h"
 
 #include <stdexcept>
 
+#include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives/binary.h"
 #include "mlx_lite/utils.h"
-#include "ops/shape.h"
-#include "ops/unary.h"
 
 namespace mlx_lite {
 

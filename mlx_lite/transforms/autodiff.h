@@ -2,7 +2,7 @@
 // value_and_grad and grad, through any graph of the core's ops on either
 // device. Every primitive supplies its rules (Primitive::vjp / jvp); these
 // functions trace `fun` on fresh copies of the primals and apply the rules
-// along the traced graph. stop_gradient (ops/shape.h) cuts the graph.
+// along the traced graph. stop_gradient (mlx_lite/ops/shape.h) cuts the graph.
 #pragma once
 
 #include <functional>

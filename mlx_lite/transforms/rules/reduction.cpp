@@ -9,7 +9,7 @@
 // Integer and boolean inputs have no derivative: their rules give zeros.
 #include "mlx_lite/primitives/reduction.h"
 
-#include "ops/ops.h"
+#include "mlx_lite/ops/ops.h"
 
 namespace mlx_lite {
 

@@ -1,12 +1,12 @@
 // matmul, with numpy's rules for 1-D operands and batch broadcasting (MLX's op).
-#include "ops/linalg.h"
+#include "mlx_lite/ops/linalg.h"
 
 #include <stdexcept>
 
+#include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives/linalg.h"
 #include "mlx_lite/utils.h"
-#include "ops/shape.h"
-#include "ops/unary.h"
 
 namespace mlx_lite {
 

@@ -4,7 +4,7 @@
 // output's shape.
 #include "mlx_lite/primitives/ternary.h"
 
-#include "ops/ops.h"
+#include "mlx_lite/ops/ops.h"
 
 namespace mlx_lite {
 

@@ -1,11 +1,11 @@
-#include "ops/unary.h"
+#include "mlx_lite/ops/unary.h"
 
 #include <cmath>
 #include <stdexcept>
 
+#include "mlx_lite/ops/binary.h"
 #include "mlx_lite/primitives/unary.h"
 #include "mlx_lite/utils.h"
-#include "ops/binary.h"
 
 namespace mlx_lite {
 

@@ -2,7 +2,7 @@
 // of the key (integer in, integer out), so both derivatives are zero.
 #include "mlx_lite/primitives/random.h"
 
-#include "ops/ops.h"
+#include "mlx_lite/ops/ops.h"
 
 namespace mlx_lite {
 

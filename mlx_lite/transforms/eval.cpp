@@ -1,4 +1,4 @@
-#include "transforms/eval.h"
+#include "mlx_lite/transforms/eval.h"
 
 #include <absl/container/flat_hash_set.h>
 
@@ -6,7 +6,7 @@
 
 #include "backend/gpu_backend.h"
 #include "mlx_lite/primitives.h"
-#include "transforms/tracing.h"
+#include "mlx_lite/transforms/tracing.h"
 
 namespace mlx_lite {
 

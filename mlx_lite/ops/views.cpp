@@ -1,13 +1,13 @@
-// The view ops of ops/shape.h: reshape, transpose, broadcast_to, slice,
-// contiguous and copy. The rest of shape.h is in ops/shape.cpp.
+// The view ops of mlx_lite/ops/shape.h: reshape, transpose, broadcast_to, slice,
+// contiguous and copy. The rest of shape.h is in mlx_lite/ops/shape.cpp.
 #include "mlx_lite/primitives/views.h"
 
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
+#include "mlx_lite/ops/shape.h"
 #include "mlx_lite/utils.h"
-#include "ops/shape.h"
 
 namespace mlx_lite {
 

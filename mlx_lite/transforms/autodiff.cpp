@@ -2,7 +2,7 @@
 // depends on them is recognisable even when a primal is used elsewhere), find
 // the nodes that depend on those copies, and apply each primitive's rule:
 // backwards from the cotangents (vjp) or forwards from the tangents (jvp).
-#include "transforms/autodiff.h"
+#include "mlx_lite/transforms/autodiff.h"
 
 #include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "mlx_lite/ops/binary.h"
+#include "mlx_lite/ops/creation.h"
 #include "mlx_lite/primitives.h"
+#include "mlx_lite/transforms/tracing.h"
 #include "mlx_lite/utils.h"
-#include "ops/binary.h"
-#include "ops/creation.h"
-#include "transforms/tracing.h"
 
 namespace mlx_lite {
 

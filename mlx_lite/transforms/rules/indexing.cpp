@@ -9,7 +9,7 @@
 // vjps resolve every index to the position its forward pass used first.
 #include "mlx_lite/primitives/indexing.h"
 
-#include "ops/ops.h"
+#include "mlx_lite/ops/ops.h"
 
 namespace mlx_lite {
 

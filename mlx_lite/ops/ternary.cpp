@@ -1,13 +1,13 @@
 // Graph ops of three arrays: where (the Select primitive) and clip (composed
 // on maximum and minimum, as MLX does).
-#include "ops/ternary.h"
+#include "mlx_lite/ops/ternary.h"
 
 #include <stdexcept>
 
+#include "mlx_lite/ops/binary.h"
+#include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives/ternary.h"
-#include "ops/binary.h"
-#include "ops/shape.h"
-#include "ops/unary.h"
 
 namespace mlx_lite {
 

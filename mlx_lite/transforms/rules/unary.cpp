@@ -7,7 +7,7 @@
 #include <numbers>
 #include <optional>
 
-#include "ops/ops.h"
+#include "mlx_lite/ops/ops.h"
 
 namespace mlx_lite {
 

@@ -6,8 +6,8 @@
 
 #include <numeric>
 
+#include "mlx_lite/ops/ops.h"
 #include "mlx_lite/primitives/shape.h"
-#include "ops/ops.h"
 
 namespace mlx_lite {
 

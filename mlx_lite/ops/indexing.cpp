@@ -1,17 +1,17 @@
 // Gather and scatter ops, and the numpy-style indexing composed on them (as
 // MLX composes them: take and take_along_axis are gathers plus views,
 // put_along_axis is a scatter).
-#include "ops/indexing.h"
+#include "mlx_lite/ops/indexing.h"
 
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
+#include "mlx_lite/ops/creation.h"
+#include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives/indexing.h"
 #include "mlx_lite/utils.h"
-#include "ops/creation.h"
-#include "ops/shape.h"
-#include "ops/unary.h"
 
 namespace mlx_lite {
 

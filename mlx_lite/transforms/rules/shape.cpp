@@ -4,8 +4,8 @@
 // part back out of the cotangent.
 #include "mlx_lite/primitives/shape.h"
 
+#include "mlx_lite/ops/ops.h"
 #include "mlx_lite/primitives/views.h"
-#include "ops/ops.h"
 
 namespace mlx_lite {
 

@@ -2,16 +2,16 @@
 // arguments followed by the body's outputs behind stop_gradient: evaluating
 // the node shares the body's results, and differentiating it calls the given
 // rules, never the body's.
-#include "transforms/custom_function.h"
+#include "mlx_lite/transforms/custom_function.h"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
+#include "mlx_lite/ops/ops.h"
 #include "mlx_lite/primitives.h"
+#include "mlx_lite/transforms/autodiff.h"
 #include "mlx_lite/utils.h"
-#include "ops/ops.h"
-#include "transforms/autodiff.h"
 
 namespace mlx_lite {
 

@@ -1,17 +1,17 @@
 // Creation ops. arange and eye are primitives; full (and so zeros and ones)
 // is a broadcast view of one value, as in MLX, so no buffer of the full size
 // exists until a consumer needs one; linspace is composed as MLX composes it.
-#include "ops/creation.h"
+#include "mlx_lite/ops/creation.h"
 
 #include <climits>
 #include <cmath>
 #include <stdexcept>
 
+#include "mlx_lite/ops/binary.h"
+#include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives/creation.h"
 #include "mlx_lite/utils.h"
-#include "ops/binary.h"
-#include "ops/shape.h"
-#include "ops/unary.h"
 
 namespace mlx_lite {
 
