@@ -12,3 +12,4 @@
 #include "mlx_lite/transforms/custom_function.h"
 #include "mlx_lite/transforms/eval.h"
 #include "mlx_lite/utils.h"
+#include "mlx_lite/version.h"
