@@ -35,14 +35,18 @@ install(FILES ${PROJECT_BINARY_DIR}/mlx_liteConfig.cmake
 # pkg-config: a static library's own dependencies go to Libs.private and
 # Requires.private, which `pkg-config --static` adds. glslang and
 # spirv-cross-core ship no .pc file on Debian, so their archives are named
-# in Libs.private in link order.
+# in Libs.private, in the order their CMake targets link them (the
+# pkg-config consumer of scripts/consumers.sh checks it).
 if(BUILD_SHARED_LIBS)
   set(MLX_LITE_PC_REQUIRES_PRIVATE "")
   set(MLX_LITE_PC_LIBS_PRIVATE "")
 else()
   set(MLX_LITE_PC_REQUIRES_PRIVATE "vulkan absl_flat_hash_map absl_flat_hash_set")
   set(MLX_LITE_PC_LIBS_PRIVATE
-      "-lglslang -lSPIRV -lglslang-default-resource-limits -lSPIRV-Tools-opt -lSPIRV-Tools -lspirv-cross-core -pthread")
+      "-lSPIRV -lglslang -lMachineIndependent -lOGLCompiler -lOSDependent -lGenericCodeGen -lSPIRV-Tools-opt -lSPIRV-Tools -lglslang-default-resource-limits -lspirv-cross-core -pthread")
 endif()
+# The prefix is found from the .pc file's own place, so an install moved or
+# made with `cmake --install --prefix DIR` still points at itself.
+file(RELATIVE_PATH MLX_LITE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/mlx_lite.pc.in ${PROJECT_BINARY_DIR}/mlx_lite.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/mlx_lite.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Consumes mlx_lite the four ways a user would, each building
+# tests/consumers/app.cpp (a graph, a custom kernel and a gradient, checked)
+# and running it on the default device:
+#   1. cmake --install to a prefix, then find_package(mlx_lite) out of tree;
+#   2. the same prefix through pkg-config (--static);
+#   3. add_subdirectory of this tree;
+#   4. FetchContent from a local clone of this repository's HEAD.
+# Also checks the package's answers to bad requests: a version it is not,
+# a dependency that cannot be found. Needs build/ from scripts/build.sh;
+# works in build-consumers/. Installs missing packages first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+root=$PWD
+work=$root/build-consumers
+rm -rf "$work" && mkdir -p "$work"
+consumers=$root/tests/consumers
+log=$work/configure.log
+try_configure() { cmake -G Ninja -Wno-dev "$@" > "$log" 2>&1; }
+configure() { try_configure "$@" || { cat "$log"; return 1; }; }
+
+echo "== 1. install, find_package"
+scripts/build.sh mlx_lite > /dev/null
+cmake --install build --prefix "$work/prefix" > /dev/null
+configure -S "$consumers/find_package" -B "$work/find_package" -DCMAKE_PREFIX_PATH="$work/prefix"
+cmake --build "$work/find_package" > /dev/null
+"$work/find_package/app"
+
+echo "== 2. pkg-config"
+PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
+  g++ "$consumers/app.cpp" -o "$work/app_pkg_config" \
+  $(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs --static mlx_lite)
+"$work/app_pkg_config"
+
+echo "== bad requests: a version the package is not, a dependency missing"
+expect_configure_failure() {  # WANTED_TEXT, then cmake's arguments
+  local want=$1; shift
+  if try_configure "$@"; then echo "configured, but should have failed: $*"; return 1; fi
+  grep -q "$want" "$log" || { cat "$log"; echo "no '$want' above"; return 1; }
+  echo "refused as expected: $want"
+}
+expect_configure_failure 'requested version "99.0"' -S "$consumers/find_package" \
+  -B "$work/too_new" -DCMAKE_PREFIX_PATH="$work/prefix" -DMLX_LITE_VERSION_WANTED=99.0
+expect_configure_failure 'CMAKE_DISABLE_FIND_PACKAGE_glslang' -S "$consumers/find_package" -B "$work/no_glslang" \
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_DISABLE_FIND_PACKAGE_glslang=TRUE
+
+subproject() {  # NAME, then the consumer's cmake arguments
+  local build=$work/$1; shift
+  configure -S "$consumers/subproject" -B "$build" "$@"
+  cmake --build "$build" > /dev/null
+  "$build/app"
+  # Only the consumer's own test, mlx_lite's generated files in its own dir,
+  # and an install of the consumer alone.
+  local tests
+  tests=$(ctest --test-dir "$build" -N | sed -n 's/^Total Tests: //p')
+  [[ $tests == 1 ]] || { echo "the consumer's ctest lists $tests tests, not 1"; return 1; }
+  [[ ! -e $build/shaders ]] || { echo "mlx_lite wrote shaders/ into the consumer's build dir"; return 1; }
+  cmake --install "$build" --prefix "$build/installed" > /dev/null
+  local installed
+  installed=$(cd "$build/installed" && find . -type f | sort | tr '\n' ' ')
+  [[ $installed == "./bin/app " ]] || { echo "the consumer's install holds: $installed"; return 1; }
+}
+
+echo "== 3. add_subdirectory"
+subproject add_subdirectory -DMLX_LITE_SOURCE="$root"
+
+echo "== 4. FetchContent"
+git clone -q "$root" "$work/clone"
+subproject fetch_content -DMLX_LITE_GIT="$work/clone"
+
+echo "all four consumers built and ran"
