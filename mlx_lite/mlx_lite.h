@@ -5,6 +5,7 @@
 #include "mlx_lite/device.h"
 #include "mlx_lite/dtype.h"
 #include "mlx_lite/gpu.h"
+#include "mlx_lite/graph_utils.h"
 #include "mlx_lite/memory.h"
 #include "mlx_lite/ops/fast.h"
 #include "mlx_lite/ops/ops.h"

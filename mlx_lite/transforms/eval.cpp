@@ -10,9 +10,8 @@
 
 namespace mlx_lite {
 
-namespace {
+namespace detail {
 
-// The unevaluated nodes `outputs` depend on, each once, inputs before consumers.
 std::deque<array> topological_order(const std::vector<array>& outputs) {
   std::deque<array> tape;
   absl::flat_hash_set<std::uintptr_t> seen;
@@ -35,6 +34,10 @@ std::deque<array> topological_order(const std::vector<array>& outputs) {
   return tape;
 }
 
+}  // namespace detail
+
+namespace {
+
 void run(array& node) {
   auto outputs = node.outputs();
   auto& primitive = node.primitive();
@@ -55,7 +58,7 @@ void run(array& node) {
 
 // Runs (CPU) or records (GPU) every node `outputs` needs.
 void record(std::vector<array> outputs) {
-  auto tape = topological_order(outputs);
+  auto tape = detail::topological_order(outputs);
   outputs.clear();
   // Pop each node before running the next so the tape holds no reference to
   // data that only finished nodes needed.

@@ -1,6 +1,7 @@
 // Graph evaluation.
 #pragma once
 
+#include <deque>
 #include <vector>
 
 #include "mlx_lite/array.h"
@@ -21,5 +22,13 @@ void eval(Arrays&&... outputs) {
 // Starts evaluating and returns once the GPU work is submitted (CPU nodes run
 // before it returns); reading the data (item, data, eval, synchronize) waits.
 void async_eval(std::vector<array> outputs);
+
+namespace detail {
+
+// The unevaluated nodes `outputs` depend on, each once (one per multi-output
+// primitive), inputs before consumers: the order eval runs them in.
+std::deque<array> topological_order(const std::vector<array>& outputs);
+
+}  // namespace detail
 
 }  // namespace mlx_lite
