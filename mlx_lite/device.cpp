@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "backend/common/log.h"
 #include "backend/gpu_backend.h"
 
 namespace mlx_lite {
@@ -25,7 +26,7 @@ void require_gpu() {
 }
 
 // gpu whenever a Vulkan device can be used, unless MLX_LITE_DEVICE says.
-Device initial_device() {
+Device choose_initial_device() {
   const std::string_view env = detail::device_setting();
   if (env.empty()) return gpu_backend::is_active() ? Device::gpu : Device::cpu;
   if (env == "cpu") return Device::cpu;
@@ -34,6 +35,16 @@ Device initial_device() {
     return Device::gpu;
   }
   throw std::invalid_argument(fmt::format("MLX_LITE_DEVICE must be 'cpu' or 'gpu', got '{}'", env));
+}
+
+Device initial_device() {
+  const Device d = choose_initial_device();
+  const std::string_view env = detail::device_setting();
+  log::info("default device {}: {}", d.type == Device::gpu ? "gpu" : "cpu",
+            env.empty() ? (d.type == Device::gpu ? "a Vulkan device can be used"
+                                                 : "no Vulkan device can be used")
+                        : fmt::format("MLX_LITE_DEVICE={}", env));
+  return d;
 }
 
 // Each thread's default streams, made on its first use of each (MLX's

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "backend/common/log.h"
 #include "backend/vulkan/custom_kernel.h"
 #include "backend/vulkan/device.h"
 
@@ -54,6 +55,7 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
   {
     std::lock_guard lock(mutex_);
     if (auto it = variants_.find(key); it != variants_.end()) {
+      log::debug("kernel '{}' from the memory cache", source_.name);
       if (verbose) std::cout << it->second->generated.glsl << std::flush;
       return it->second;
     }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "backend/common/log.h"
 #include "backend/gpu_backend.h"
 #include "mlx_lite/gpu.h"
 
@@ -44,11 +45,23 @@ std::string lower(std::string s) {
   return s;
 }
 
+// "'name' (type)", for messages.
+std::string describe(const vk::raii::PhysicalDevice& d) {
+  const auto p = d.getProperties();
+  return fmt::format("'{}' ({})", p.deviceName.data(), vk::to_string(p.deviceType));
+}
+
+vk::raii::PhysicalDevice chosen(vk::raii::PhysicalDevice d, std::string_view why) {
+  log::info("Vulkan device {}: {}", describe(d), why);
+  return d;
+}
+
 vk::raii::PhysicalDevice choose_physical(const vk::raii::Instance& instance) {
   auto devices = instance.enumeratePhysicalDevices();
   if (devices.empty()) throw std::runtime_error("[gpu] No Vulkan device found.");
   if (const char* want = std::getenv("MLX_LITE_VULKAN_DEVICE"); want && *want) {
     std::string w(want);
+    const std::string why = fmt::format("MLX_LITE_VULKAN_DEVICE={}", w);
     if (std::all_of(w.begin(), w.end(), ::isdigit)) {
       size_t index = std::stoul(w);
       if (index >= devices.size()) {
@@ -56,11 +69,11 @@ vk::raii::PhysicalDevice choose_physical(const vk::raii::Instance& instance) {
             fmt::format("[gpu] MLX_LITE_VULKAN_DEVICE={} but there are only {} Vulkan devices.",
                         index, devices.size()));
       }
-      return std::move(devices[index]);
+      return chosen(std::move(devices[index]), why);
     }
     for (auto& d : devices) {
       if (lower(d.getProperties().deviceName.data()).find(lower(w)) != std::string::npos) {
-        return std::move(d);
+        return chosen(std::move(d), why);
       }
     }
     std::string names;
@@ -71,7 +84,9 @@ vk::raii::PhysicalDevice choose_physical(const vk::raii::Instance& instance) {
   std::stable_sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) {
     return rank(a.getProperties().deviceType) < rank(b.getProperties().deviceType);
   });
-  return std::move(devices.front());
+  return chosen(
+      std::move(devices.front()),
+      fmt::format("the first by type (discrete, integrated, virtual, CPU) of {}", devices.size()));
 }
 
 uint32_t choose_memory_type(const vk::raii::PhysicalDevice& physical) {

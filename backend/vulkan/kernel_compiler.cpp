@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "backend/common/log.h"
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/kernel_source.h"
 
@@ -246,19 +248,24 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
   std::lock_guard lock(mutex);
   if (auto it = memory.find(key); it != memory.end()) {
     ++stats().memory_hits;
+    log::debug("kernel '{}' shares the compiled code of an identical source", kernel_name);
     return it->second;
   }
   std::vector<uint32_t> spirv;
   const fs::path dir = cache_dir();
+  const auto start = std::chrono::steady_clock::now();
   if (!dir.empty() && read_entry(dir / (key + ".spv"), glsl, spirv)) {
     ++stats().disk_hits;
+    log::info("kernel '{}' loaded from the disk cache ({}) in {:.1f} ms", kernel_name, dir.string(),
+              log::ms_since(start));
   } else {
     spirv = glslang_compile(kernel_name, glsl, header, source);
     ++stats().compiled;
+    log::info("kernel '{}' compiled in {:.1f} ms", kernel_name, log::ms_since(start));
     if (!dir.empty()) write_entry(dir / (key + ".spv"), glsl, spirv);
   }
   const uint32_t shared = check_against_device(kernel_name, spirv);
-  auto kernel = std::make_shared<const CompiledKernel>(key, std::move(spirv), shared);
+  auto kernel = std::make_shared<const CompiledKernel>(kernel_name, std::move(spirv), shared);
   memory.emplace(key, kernel);
   return kernel;
 }

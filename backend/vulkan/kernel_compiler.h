@@ -15,13 +15,13 @@
 namespace mlx_lite::vulkan {
 
 struct CompiledKernel {
-  CompiledKernel(std::string key, std::vector<uint32_t> words, uint32_t shared_bytes)
+  CompiledKernel(std::string name, std::vector<uint32_t> words, uint32_t shared_bytes)
       : spirv(std::move(words)),
         shared_memory_bytes(shared_bytes),
-        shader(std::move(key), spirv, /*storage_shape_block=*/true) {}
+        shader(std::move(name), spirv, /*storage_shape_block=*/true) {}
   std::vector<uint32_t> spirv;
   uint32_t shared_memory_bytes;
-  Shader shader;  // named by the cache key (32 hex digits)
+  Shader shader;  // named by the kernel that compiled it first (for logs)
 };
 
 // The SPIR-V of `glsl` (generate_kernel_source's), compiled or from a cache.

@@ -2,6 +2,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/common/log.h"
 #include "backend/vulkan/device.h"
 
 namespace mlx_lite::vulkan {
@@ -68,7 +70,9 @@ const Pipeline& pipeline(const Shader& shader, std::span<const uint32_t> spec, u
     std::shared_lock lock(cache->mutex);
     if (auto it = cache->pipelines.find(key); it != cache->pipelines.end()) return *it->second;
   }
+  const auto start = std::chrono::steady_clock::now();
   auto created = create(shader, spec, bindings);  // outside the lock: compiles take milliseconds
+  log::info("pipeline '{}' created in {:.1f} ms", shader.name(), log::ms_since(start));
   std::unique_lock lock(cache->mutex);
   auto [it, fresh] = cache->pipelines.try_emplace(key, std::move(created));
   return *it->second;  // a thread that lost the race uses the winner's
