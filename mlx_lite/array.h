@@ -1,5 +1,6 @@
-// The array: a cheap handle to shared state holding either data (a buffer,
-// an element offset and strides) or a recipe (a primitive and its inputs).
+/// \file
+/// The array: a cheap handle to shared state holding either data (a buffer,
+/// an element offset and strides) or a recipe (a primitive and its inputs).
 #pragma once
 
 #include <cstdint>
@@ -15,124 +16,191 @@
 
 namespace mlx_lite {
 
+/// The type of one dimension of a Shape.
 using ShapeElem = int32_t;
+/// An array's dimensions, outermost first; {} for a scalar.
 using Shape = std::vector<ShapeElem>;
+/// The step between neighbouring elements along each dim, in elements (not
+/// bytes): 0 along a broadcast dim, negative along a reversed one.
 using Strides = std::vector<int64_t>;
 
 class Primitive;
+/// Frees a buffer an array was given, once no array uses it.
 using Deleter = std::function<void(allocator::Buffer)>;
 
-// Row-major strides (in elements) of a dense array of `shape`.
+/// Row-major strides (in elements) of a dense array of `shape`.
 Strides row_major_strides(const Shape& shape);
 
+/// A lazy n-dimensional array, as MLX's. Copying one copies a handle: the
+/// copies share one state, which holds either data (a buffer, an element
+/// offset and strides) or a recipe (a primitive and its inputs) that eval()
+/// turns into data. Ops build recipes; nothing is computed before eval.
 class array {
  public:
+  /// Facts about the layout of the elements in their buffer. Dims of size 1
+  /// do not count, and an array of at most one element is all three.
   struct Flags {
-    // The elements fill a dense block of size() elements, in some order.
+    /// The elements fill a dense block of size() elements, in some order.
     bool contiguous : 1;
+    /// Dense in row-major order (the last dim fastest).
     bool row_contiguous : 1;
+    /// Dense in column-major order (the first dim fastest).
     bool col_contiguous : 1;
   };
-  enum class Status { unscheduled, available };
+  /// Whether the array has its data.
+  enum class Status {
+    unscheduled,  ///< A recipe, not evaluated yet.
+    available     ///< Has its data (GPU work from async_eval may still be writing it).
+  };
 
-  // A scalar.
+  /// A scalar (a 0-D array) holding `val` converted to `dtype`.
   template <ArrayScalar T>
   explicit array(T val, Dtype dtype = TypeToDtype<T>());
 
-  // Data copied from an iterator range of shape's size.
+  /// Data copied from an iterator range of shape's size, converted to `dtype`.
   template <std::input_iterator It>
   array(It data, Shape shape,
         Dtype dtype = TypeToDtype<typename std::iterator_traits<It>::value_type>());
 
-  // A 1-D array.
+  /// A 1-D array of the listed values, converted to `dtype`: by default the
+  /// Dtype of their C++ type (TypeToDtype), float32 for array({1.5f, 2.0f}).
+  /// @{
   template <typename T>
   array(std::initializer_list<T> data, Dtype dtype = TypeToDtype<T>());
   array(std::initializer_list<float> data);
   array(std::initializer_list<int> data, Dtype dtype);
+  /// @}
 
-  // Data of the given shape from an initializer list.
+  /// Data of the given shape from an initializer list, converted to `dtype`.
+  /// Throws std::invalid_argument when the list's size is not the shape's.
   template <typename T>
   array(std::initializer_list<T> data, Shape shape, Dtype dtype = TypeToDtype<T>());
 
-  // Wraps a buffer the caller allocated; `deleter` frees it with the array.
+  /// Wraps a buffer the caller allocated, holding row-contiguous elements of
+  /// `shape` and `dtype`; `deleter` frees it with the array.
   array(allocator::Buffer data, Shape shape, Dtype dtype, Deleter deleter = allocator::free);
 
-  // An unevaluated output of `primitive` applied to `inputs`.
+  /// An unevaluated output of `primitive` applied to `inputs`.
   array(Shape shape, Dtype dtype, std::shared_ptr<Primitive> primitive, std::vector<array> inputs);
 
-  // The outputs of a multi-output primitive, siblings of one another.
+  /// The outputs of a multi-output primitive, siblings of one another.
   static std::vector<array> make_arrays(std::vector<Shape> shapes, const std::vector<Dtype>& dtypes,
                                         const std::shared_ptr<Primitive>& primitive,
                                         const std::vector<array>& inputs);
 
+  /// Another handle to `other`'s array; no data is copied.
+  /// @{
   array(const array& other) = default;
   array(array&& other) = default;
+  /// @}
+  /// Makes this handle refer to `other`'s array; no data is copied. Only on
+  /// lvalues, as in MLX.
+  /// @{
   array& operator=(const array& other) &;
   array& operator=(array&& other) &;
+  /// @}
 
+  /// Bytes per element.
   size_t itemsize() const { return size_of(dtype()); }
+  /// The number of elements.
   size_t size() const { return desc_->size; }
+  /// Bytes of the elements: size() * itemsize().
   size_t nbytes() const { return size() * itemsize(); }
+  /// The number of dims.
   int ndim() const { return static_cast<int>(desc_->shape.size()); }
+  /// The dims.
   const Shape& shape() const { return desc_->shape; }
-  // Negative dims count from the end. Throws std::invalid_argument when out of range.
+  /// The size of dim `dim` (negative counts from the end). Throws
+  /// std::invalid_argument when out of range.
   int shape(int dim) const;
+  /// The strides, in elements.
   const Strides& strides() const { return desc_->strides; }
+  /// The stride of dim `dim` in elements (negative counts from the end).
+  /// Throws std::invalid_argument when out of range.
   int64_t strides(int dim) const;
+  /// The element type.
   Dtype dtype() const { return desc_->dtype; }
+  /// The layout facts of the strides.
   Flags flags() const { return desc_->flags; }
 
-  // Evaluates the array (a no-op when it already holds data).
+  /// Evaluates the array (when it already holds data, only waits for GPU
+  /// work from async_eval that may still be writing it).
   void eval();
 
-  // The value of a one-element array, converted to T. Evaluates first.
+  /// The value of a one-element array, converted to T. Evaluates first.
+  /// Throws std::invalid_argument when the array has another size.
   template <typename T>
   T item();
 
-  // Pointer to the first element (honouring offset). Evaluates first; T must be
-  // the C++ type of dtype(). Elements are at data + sum(index * strides).
+  /// Pointer to the first element (honouring offset). Evaluates first; T must be
+  /// the C++ type of dtype() (or an integer type of its size), else
+  /// std::invalid_argument. Elements are at data + sum(index * strides).
+  /// @{
   template <typename T>
   T* data();
   template <typename T>
   const T* data() const;
+  /// @}
 
   // Graph state.
+  /// Whether the array has a recipe: not evaluated yet, or evaluated but not
+  /// detached (as while a transform traces a function).
   bool has_primitive() const { return desc_->primitive != nullptr; }
+  /// The primitive that computes the array; only when has_primitive().
   Primitive& primitive() const { return *desc_->primitive; }
+  /// Shared ownership of the primitive; null when there is none.
   const std::shared_ptr<Primitive>& primitive_ptr() const { return desc_->primitive; }
+  /// The arrays the primitive is applied to (none once detached).
+  /// @{
   std::vector<array>& inputs() { return desc_->inputs; }
   const std::vector<array>& inputs() const { return desc_->inputs; }
-  // The other outputs of this array's primitive (live ones only).
+  /// @}
+  /// The other outputs of this array's primitive (live ones only).
   std::vector<array> siblings() const;
-  // All outputs of this array's primitive in order, this one included.
+  /// All outputs of this array's primitive in order, this one included.
   std::vector<array> outputs() const;
+  /// Whether the data is there.
   Status status() const { return desc_->status; }
+  /// status() == Status::available.
   bool is_available() const { return desc_->status == Status::available; }
+  /// Sets status(), for code that evaluates primitives.
   void set_status(Status s) { desc_->status = s; }
-  // Forgets the recipe once the data is there, freeing the inputs.
+  /// Forgets the recipe once the data is there, freeing the inputs.
   void detach();
+  /// A number that identifies the array among live ones: the same for every
+  /// handle to it.
   std::uintptr_t id() const { return reinterpret_cast<std::uintptr_t>(desc_.get()); }
+  /// Whether `other` is a handle to the same array.
   bool is_same(const array& other) const { return desc_ == other.desc_; }
 
   // Data state.
+  /// The buffer holding the data; only when has_data().
+  /// @{
   allocator::Buffer& buffer() { return desc_->data->buffer; }
   const allocator::Buffer& buffer() const { return desc_->data->buffer; }
-  // Shared ownership of the data: views of one buffer share this pointer.
+  /// @}
+  /// Shared ownership of the data: views of one buffer share this pointer.
   const std::shared_ptr<void> data_shared_ptr() const { return desc_->data; }
-  // Element offset of this array's first element within its buffer.
+  /// Element offset of this array's first element within its buffer.
   int64_t offset() const { return desc_->offset; }
-  // Untyped pointer to the first element.
+  /// Untyped pointer to the first element; null without data. Does not
+  /// evaluate.
   void* raw_data() const;
+  /// Whether the array holds a buffer.
   bool has_data() const { return desc_->data != nullptr; }
-  // Whether this handle is the only reference to the array and the array the
-  // only user of its buffer, so a kernel may write its output there.
+  /// Whether this handle is the only reference to the array and the array the
+  /// only user of its buffer, so a kernel may write its output there.
   bool is_donatable() const { return desc_.use_count() == 1 && desc_->data.use_count() == 1; }
 
-  // Gives this (row-contiguous) array a freshly allocated buffer.
+  /// Gives this (row-contiguous) array a freshly allocated buffer, which
+  /// `deleter` frees once no array uses it; the array becomes available.
   void set_data(allocator::Buffer buffer, Deleter deleter = allocator::free);
-  // Makes this array a view of `other`'s buffer with its own strides and offset.
+  /// Makes this array a view of `other`'s buffer with its own strides and
+  /// offset (without them, `other`'s); the array becomes available.
+  /// @{
   void copy_shared_buffer(const array& other, const Strides& strides, int64_t offset);
   void copy_shared_buffer(const array& other);
+  /// @}
 
  private:
   struct Data {
@@ -255,7 +323,11 @@ const T* array::data() const {
   return const_cast<array*>(this)->data<T>();
 }
 
+/// Prints the array in MLX's format, `array([[1, 2],` / `[3, 4]], dtype=int32)`
+/// (a line per row), evaluating it first; an axis longer than 6 shows its
+/// first and last 3 elements.
 std::ostream& operator<<(std::ostream& os, array a);
+/// Prints a shape as shape_string() writes it: (2,3,4).
 std::ostream& operator<<(std::ostream& os, const Shape& shape);
 
 }  // namespace mlx_lite

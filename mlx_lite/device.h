@@ -1,5 +1,6 @@
-// Devices and streams, as in MLX: a Device is cpu or gpu; a Stream is an ordered
-// queue of work on one device; ops take `StreamOrDevice s = {}` last.
+/// \file
+/// Devices and streams, as in MLX: a Device is cpu or gpu; a Stream is an ordered
+/// queue of work on one device; ops take `StreamOrDevice s = {}` last.
 #pragma once
 
 #include <string_view>
@@ -7,60 +8,86 @@
 
 namespace mlx_lite {
 
+/// Where work runs: the CPU or the GPU (the Vulkan device).
 struct Device {
-  enum class DeviceType { cpu, gpu };
+  /// The kinds of device.
+  enum class DeviceType {
+    cpu,  ///< The host.
+    gpu   ///< The Vulkan device.
+  };
+  /// Device::cpu, as in MLX.
   static constexpr DeviceType cpu = DeviceType::cpu;
+  /// Device::gpu, as in MLX.
   static constexpr DeviceType gpu = DeviceType::gpu;
 
+  /// The device of kind `type`; implicit, so Device::gpu is a Device.
   constexpr Device(DeviceType type, int index = 0) : type(type), index(index) {}
 
+  /// The kind of device.
   DeviceType type;
+  /// Which device of its kind. Only 0 is used: work runs on one device of
+  /// each kind (MLX_LITE_VULKAN_DEVICE picks the Vulkan one).
   int index;
 };
 
+/// Same kind and index.
 constexpr bool operator==(const Device& a, const Device& b) {
   return a.type == b.type && a.index == b.index;
 }
 
-// The device ops use when given none: gpu when a Vulkan device can be used,
-// else cpu. MLX_LITE_DEVICE=cpu|gpu sets it at start-up (cpu also keeps the
-// process off Vulkan entirely). Asking for gpu where there is none throws
-// std::runtime_error saying why.
+/// The device ops use when given none: gpu when a Vulkan device can be used,
+/// else cpu. MLX_LITE_DEVICE=cpu|gpu sets it at start-up (cpu also keeps the
+/// process off Vulkan entirely). Asking for gpu where there is none throws
+/// std::runtime_error saying why.
 const Device& default_device();
+/// Makes `d` the device ops use when given none, for every thread.
 void set_default_device(const Device& d);
 
-// Whether work can run on `d`.
+/// Whether work can run on `d`. Today only Device::cpu answers true, even
+/// where the GPU works: gpu::is_available() (mlx_lite/gpu.h) tells.
 bool is_available(const Device& d);
 
+/// An ordered queue of work on one device, as in MLX.
 struct Stream {
+  /// Which stream; new_stream() numbers streams across the process, whatever
+  /// the device.
   int index;
+  /// The device the stream's work runs on.
   Device device;
+  /// Names stream `index` of `device`; new_stream() makes new ones.
   constexpr explicit Stream(int index, Device device) : index(index), device(device) {}
 };
 
+/// Same index.
 constexpr bool operator==(const Stream& a, const Stream& b) {
   return a.index == b.index;
 }
 
-// The calling thread's default stream of a device (each thread has its own,
-// as in MLX), and making `s` the calling thread's default for its device.
+/// The calling thread's default stream of a device (each thread has its own,
+/// as in MLX).
 Stream default_stream(Device d);
+/// Makes `s` the calling thread's default for its device.
 void set_default_stream(Stream s);
-// A new stream. A stream orders work within a thread; independent graphs
-// may be evaluated from several threads at once on any streams
-// (docs/architecture.md, "Threads").
+/// A new stream. A stream orders work within a thread; independent graphs
+/// may be evaluated from several threads at once on any streams
+/// (docs/architecture.md, "Threads").
 Stream new_stream(Device d);
 
+/// What every op takes last: nothing (`{}`, the default stream of the
+/// default device), a Stream, or a Device (its default stream).
 using StreamOrDevice = std::variant<std::monostate, Stream, Device>;
 
-// The stream an op runs on: the given stream, the default stream of the given
-// device, or the default stream of the default device.
+/// The stream an op runs on: the given stream, the default stream of the given
+/// device, or the default stream of the default device. Throws
+/// std::runtime_error, saying why, for the GPU where there is none.
 Stream to_stream(StreamOrDevice s);
 
-// Waits until the work the calling thread submitted to `s` (or to every
-// stream) has finished.
+/// Waits until the work the calling thread submitted to `s` (or to every
+/// stream) has finished.
+/// @{
 void synchronize();
 void synchronize(Stream s);
+/// @}
 
 namespace detail {
 // MLX_LITE_DEVICE ("cpu", "gpu", or empty when unset), read once.

@@ -1,4 +1,6 @@
-// Shape and axis helpers shared by the ops (mlx/utils.h in MLX).
+/// \file
+/// Shape and axis helpers shared by the ops (mlx/utils.h in MLX). It also
+/// teaches fmt to format a Dtype, by its name.
 #pragma once
 
 #include <fmt/format.h>
@@ -12,41 +14,54 @@
 
 namespace mlx_lite {
 
-// numpy broadcasting; throws std::invalid_argument naming `op` and both shapes.
+/// The shape `s1` and `s2` broadcast to, by numpy's rules; throws
+/// std::invalid_argument naming `op` and both shapes when they do not
+/// broadcast.
+/// @{
 Shape broadcast_shapes(const Shape& s1, const Shape& s2);
 Shape broadcast_shapes(const Shape& s1, const Shape& s2, const char* op);
+/// @}
 
-// A Dtype made by casting a value outside Dtype::Val is refused by astype.
+/// Whether `t` is one of the eight dtypes. A Dtype made by casting a value
+/// outside Dtype::Val is refused by astype.
 bool is_valid_dtype(const Dtype& t);
 
-// The dtype every array promotes to.
+/// The dtype every array promotes to (promote_types over all of them).
+/// Throws std::invalid_argument when there are none.
 Dtype result_type(const std::vector<array>& arrays);
 
-// `axis` in [-ndim, ndim) made non-negative; throws naming `op` otherwise.
+/// `axis` in [-ndim, ndim) made non-negative; throws std::invalid_argument
+/// naming `op` otherwise.
 int normalize_axis(int axis, int ndim, const char* op);
 
-// Each axis normalized; throws on an axis out of range or given twice.
+/// Each axis normalized; throws std::invalid_argument on an axis out of
+/// range or given twice.
 std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, const char* op);
 
-// Python's slicing rules applied to each axis of `shape`: negative bounds
-// count from the end, bounds clamp to what a step in that direction can reach.
-// Rewrites `start` to the first index taken (0 for an empty axis) and returns
-// the extent of each axis. Throws naming `op` on a count mismatch or a 0 step.
+/// Python's slicing rules applied to each axis of `shape`: negative bounds
+/// count from the end, bounds clamp to what a step in that direction can reach.
+/// Rewrites `start` to the first index taken (0 for an empty axis) and returns
+/// the extent of each axis. Throws std::invalid_argument naming `op` on a
+/// count mismatch or a 0 step.
 Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const Shape& strides,
                       const char* op);
 
-// "(2,3,4)", the way messages print shapes.
+/// "(2,3,4)" (and "(5,)" for one dim), the way messages print shapes.
 std::string shape_string(const Shape& shape);
 
-// MLX's formats: Device(gpu, 0) and Stream(Device(gpu, 0), 0).
+/// Prints MLX's format: Device(gpu, 0).
 std::ostream& operator<<(std::ostream& os, const Device& d);
+/// Prints MLX's format: Stream(Device(gpu, 0), 0).
 std::ostream& operator<<(std::ostream& os, const Stream& s);
 
 }  // namespace mlx_lite
 
+/// \cond
+// fmt formats a Dtype by its name (the file's documentation says so).
 template <>
 struct fmt::formatter<mlx_lite::Dtype> : fmt::formatter<std::string_view> {
   auto format(const mlx_lite::Dtype& d, fmt::format_context& ctx) const {
     return fmt::formatter<std::string_view>::format(mlx_lite::dtype_name(d), ctx);
   }
 };
+/// \endcond

@@ -1,4 +1,5 @@
-// Arrays made from nothing but a shape and values.
+/// \file
+/// Arrays made from nothing but a shape and values.
 #pragma once
 
 #include "mlx_lite/array.h"
@@ -6,7 +7,11 @@
 
 namespace mlx_lite {
 
-// [start, stop) in steps of `step`, as numpy.arange.
+/// [start, stop) in steps of `step`, as numpy.arange. start defaults to 0
+/// and step to 1; the dtype, unless given, is float32 for double bounds and
+/// int32 for int ones. Throws std::invalid_argument for a 0 step, a bool
+/// dtype, or a length past INT_MAX.
+/// @{
 array arange(double start, double stop, double step, Dtype dtype, StreamOrDevice s = {});
 array arange(double start, double stop, double step, StreamOrDevice s = {});
 array arange(double start, double stop, Dtype dtype, StreamOrDevice s = {});
@@ -16,12 +21,20 @@ array arange(double stop, StreamOrDevice s = {});
 array arange(int start, int stop, int step, StreamOrDevice s = {});
 array arange(int start, int stop, StreamOrDevice s = {});
 array arange(int stop, StreamOrDevice s = {});
+/// @}
 
-// `num` evenly spaced values from start to stop inclusive.
+/// `num` evenly spaced values from start to stop inclusive, computed in
+/// float32 and converted to `dtype`. Throws std::invalid_argument for a
+/// negative num.
 array linspace(double start, double stop, int num = 50, Dtype dtype = float32,
                StreamOrDevice s = {});
 
-// `vals` broadcast to `shape`.
+/// `vals` broadcast to `shape`, converted to `dtype` when one is given (a
+/// scalar `val` becomes array(val) first). A broadcast view of the values,
+/// as in MLX: no buffer of the full size exists until a consumer needs one.
+/// Throws std::invalid_argument for a negative dim or values that do not
+/// broadcast to `shape`.
+/// @{
 array full(Shape shape, array vals, Dtype dtype, StreamOrDevice s = {});
 array full(Shape shape, array vals, StreamOrDevice s = {});
 template <typename T>
@@ -32,19 +45,31 @@ template <typename T>
 array full(Shape shape, T val, StreamOrDevice s = {}) {
   return full(std::move(shape), array(val), s);
 }
+/// @}
 
+/// Zeros of `shape` and `dtype` (float32 by default): full() of 0.
+/// @{
 array zeros(const Shape& shape, Dtype dtype, StreamOrDevice s = {});
 inline array zeros(const Shape& shape, StreamOrDevice s = {}) {
   return zeros(shape, float32, s);
 }
+/// @}
+/// Zeros of a's shape and dtype.
 array zeros_like(const array& a, StreamOrDevice s = {});
+/// Ones of `shape` and `dtype` (float32 by default): full() of 1.
+/// @{
 array ones(const Shape& shape, Dtype dtype, StreamOrDevice s = {});
 inline array ones(const Shape& shape, StreamOrDevice s = {}) {
   return ones(shape, float32, s);
 }
+/// @}
+/// Ones of a's shape and dtype.
 array ones_like(const array& a, StreamOrDevice s = {});
 
-// n x m with ones on diagonal k.
+/// n x m with ones on diagonal k. m defaults to n, k to 0 (the main
+/// diagonal; k > 0 is above it), the dtype to float32. Throws
+/// std::invalid_argument for a negative n or m.
+/// @{
 array eye(int n, int m, int k, Dtype dtype, StreamOrDevice s = {});
 inline array eye(int n, Dtype dtype, StreamOrDevice s = {}) {
   return eye(n, n, 0, dtype, s);
@@ -58,5 +83,6 @@ inline array eye(int n, int m, int k, StreamOrDevice s = {}) {
 inline array eye(int n, StreamOrDevice s = {}) {
   return eye(n, n, 0, float32, s);
 }
+/// @}
 
 }  // namespace mlx_lite

@@ -1,7 +1,8 @@
-// User-written GPU kernels: MLX's fast::metal_kernel for Vulkan. The source
-// is the body of a GLSL 4.50 compute shader; the library generates the rest
-// (buffers named as given, MLX's thread attribute names, helpers). See
-// docs/custom_kernels.md.
+/// \file
+/// User-written GPU kernels: MLX's fast::metal_kernel for Vulkan. The source
+/// is the body of a GLSL 4.50 compute shader; the library generates the rest
+/// (buffers named as given, MLX's thread attribute names, helpers). See
+/// docs/custom_kernels.md.
 #pragma once
 
 #include <cstddef>
@@ -21,21 +22,26 @@ namespace mlx_lite::vulkan {
 class CustomKernelTemplate;  // what vulkan_kernel() was given, and its compiled variants
 }
 
+/// User-written GPU kernels (MLX's `mlx::core::fast`, for Vulkan).
 namespace mlx_lite::fast {
 
-// The callable vulkan_kernel() returns. Its call takes MLX's nine arguments
-// in MLX's order; those from template_args on have MLX's defaults.
+/// The callable vulkan_kernel() returns. Its call takes MLX's nine arguments
+/// in MLX's order; those from template_args on have MLX's defaults.
 class CustomKernelFunction {
  public:
+  /// What vulkan_kernel() returns; call that rather than this.
   explicit CustomKernelFunction(std::shared_ptr<const vulkan::CustomKernelTemplate> kernel)
       : kernel_(std::move(kernel)) {}
 
-  // grid counts threads, as Metal's dispatchThreads: threads past it do not
-  // run. threadgroup is the workgroup size. The outputs are row-contiguous,
-  // filled with init_value before the kernel runs when one is given.
-  // verbose prints the generated GLSL. Throws std::invalid_argument for bad
-  // arguments and std::runtime_error for a source that does not compile
-  // (with glslang's messages mapped onto the user's lines).
+  /// The kernel applied to `inputs` (one per input name): one output per
+  /// output name, of the shapes and dtypes given, lazy like any op's and on
+  /// the GPU only. grid counts threads, as Metal's dispatchThreads: threads
+  /// past it do not run. threadgroup is the workgroup size. The outputs are
+  /// row-contiguous, filled with init_value before the kernel runs when one
+  /// is given. verbose prints the generated GLSL. Throws
+  /// std::invalid_argument for bad arguments (a CPU stream among them) and
+  /// std::runtime_error for a source that does not compile (with glslang's
+  /// messages mapped onto the user's lines).
   std::vector<array> operator()(
       const std::vector<array>& inputs, const std::vector<Shape>& output_shapes,
       const std::vector<Dtype>& output_dtypes, std::tuple<int, int, int> grid,
@@ -48,21 +54,22 @@ class CustomKernelFunction {
   std::shared_ptr<const vulkan::CustomKernelTemplate> kernel_;
 };
 
-// Builds a kernel from the body `source` of a GLSL compute shader, with
-// `header` (helper functions, shared arrays, #defines) placed before main().
-// Inputs are readonly buffers and outputs writable buffers named as given;
-// NAME_shape, NAME_strides and NAME_ndim exist for inputs whose names the
-// source uses that way. ensure_row_contiguous copies the inputs that are not
-// row-contiguous; atomic_outputs lets the source atomicAdd into outputs
-// (with a compare-and-swap loop where the device lacks float atomics).
+/// Builds a kernel from the body `source` of a GLSL compute shader, with
+/// `header` (helper functions, shared arrays, \#defines) placed before main().
+/// Inputs are readonly buffers and outputs writable buffers named as given;
+/// NAME_shape, NAME_strides and NAME_ndim exist for inputs whose names the
+/// source uses that way. ensure_row_contiguous copies the inputs that are not
+/// row-contiguous; atomic_outputs lets the source atomicAdd into outputs
+/// (with a compare-and-swap loop where the device lacks float atomics).
+/// `name` names the kernel in messages and logs. See docs/custom_kernels.md.
 CustomKernelFunction vulkan_kernel(const std::string& name,
                                    const std::vector<std::string>& input_names,
                                    const std::vector<std::string>& output_names,
                                    const std::string& source, const std::string& header = "",
                                    bool ensure_row_contiguous = true, bool atomic_outputs = false);
 
-// What the kernel cache has done in this process (KernelCacheStats,
-// mlx_lite/primitives/fast.h).
+/// What the kernel cache has done in this process (KernelCacheStats,
+/// mlx_lite/primitives/fast.h).
 KernelCacheStats kernel_cache_stats();
 
 }  // namespace mlx_lite::fast

@@ -1,7 +1,9 @@
-// Gathers and scatters. Index arrays must have an integer dtype. Negative
-// indices count from the end of their axis; indices still out of range after
-// that are clamped into it for gathers (no memory outside the array is read)
-// and dropped for scatters (no memory outside the array is written).
+/// \file
+/// Gathers and scatters. Index arrays must have an integer dtype (else
+/// std::invalid_argument). Negative indices count from the end of their axis;
+/// indices still out of range after that are clamped into it for gathers (no
+/// memory outside the array is read) and dropped for scatters (no memory
+/// outside the array is written).
 #pragma once
 
 #include <vector>
@@ -11,25 +13,44 @@
 
 namespace mlx_lite {
 
-// MLX's general gather: indices[i] indexes axes[i]; all index arrays broadcast
-// together; the result has shape broadcast(indices) + slice_sizes.
+/// MLX's general gather: indices[i] indexes axes[i]; all index arrays broadcast
+/// together; the result has shape broadcast(indices) + slice_sizes, with one
+/// slice size per dim of a (the form with one index array indexes one axis).
+/// Throws std::invalid_argument for a count of index arrays other than of
+/// axes, index arrays that do not broadcast, or a slice size out of [0, dim].
+/// @{
 array gather(const array& a, const std::vector<array>& indices, const std::vector<int>& axes,
              const Shape& slice_sizes, StreamOrDevice s = {});
 array gather(const array& a, const array& indices, int axis, const Shape& slice_sizes,
              StreamOrDevice s = {});
+/// @}
 
+/// The entries of a at `indices` along `axis`, as numpy.take: a's shape with
+/// `axis` replaced by the indices' shape (an int index drops the axis).
+/// Without an axis, indexes the flattened array. Throws
+/// std::invalid_argument when the axis is empty.
+/// @{
 array take(const array& a, const array& indices, int axis, StreamOrDevice s = {});
 array take(const array& a, int index, int axis, StreamOrDevice s = {});
-// Indexes the flattened array.
 array take(const array& a, const array& indices, StreamOrDevice s = {});
 array take(const array& a, int index, StreamOrDevice s = {});
+/// @}
 
+/// The entries of a at `indices` along `axis`, as numpy.take_along_axis:
+/// indices has a's ndim and broadcasts against a on the other dims.
 array take_along_axis(const array& a, const array& indices, int axis, StreamOrDevice s = {});
+/// A copy of a with `values` (broadcast to the indexed shape) written at
+/// `indices` along `axis`, as numpy.put_along_axis.
 array put_along_axis(const array& a, const array& indices, const array& values, int axis,
                      StreamOrDevice s = {});
 
-// a with the slices at `indices` replaced by (scatter) or added to
-// (scatter_add) updates, whose shape is broadcast(indices) + slice shape.
+/// a with the slices at `indices` replaced by (scatter) or added to
+/// (scatter_add) updates, whose shape is broadcast(indices) + slice shape.
+/// indices[i] indexes axes[i] (the forms with one index array index one
+/// axis); the slice shape has one dim per dim of a, and updates are
+/// converted to a's dtype. Throws std::invalid_argument for updates of
+/// another shape.
+/// @{
 array scatter(const array& a, const std::vector<array>& indices, const array& updates,
               const std::vector<int>& axes, StreamOrDevice s = {});
 array scatter(const array& a, const array& indices, const array& updates, int axis,
@@ -38,5 +59,6 @@ array scatter_add(const array& a, const std::vector<array>& indices, const array
                   const std::vector<int>& axes, StreamOrDevice s = {});
 array scatter_add(const array& a, const array& indices, const array& updates, int axis,
                   StreamOrDevice s = {});
+/// @}
 
 }  // namespace mlx_lite

@@ -1,3 +1,5 @@
+/// \file
+/// Linear algebra: the matrix product.
 #pragma once
 
 #include "mlx_lite/array.h"
@@ -5,8 +7,10 @@
 
 namespace mlx_lite {
 
-// Matrix product with numpy semantics: 1-D operands gain and lose a dim,
-// leading (batch) dims broadcast. Floating dtypes only, as in MLX.
+/// Matrix product with numpy semantics: 1-D operands gain and lose a dim,
+/// leading (batch) dims broadcast. Floating dtypes only, as in MLX. Throws
+/// std::invalid_argument for a scalar operand, inner dims that differ, batch
+/// dims that do not broadcast, or a non-floating promoted dtype.
 array matmul(const array& a, const array& b, StreamOrDevice s = {});
 
 }  // namespace mlx_lite

@@ -1,4 +1,5 @@
-// Every graph-building op.
+/// \file
+/// Every graph-building op.
 #pragma once
 
 #include "mlx_lite/ops/binary.h"

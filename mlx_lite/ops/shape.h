@@ -1,6 +1,7 @@
-// Shape ops and views. Views (slice, transpose, broadcast_to, expand_dims,
-// squeeze, most reshapes) share the input's buffer; copies happen only when a
-// layout cannot be expressed with strides.
+/// \file
+/// Shape ops and views. Views (slice, transpose, broadcast_to, expand_dims,
+/// squeeze, most reshapes) share the input's buffer; copies happen only when a
+/// layout cannot be expressed with strides.
 #pragma once
 
 #include <string>
@@ -12,41 +13,87 @@
 
 namespace mlx_lite {
 
-// A view when the input's strides allow it, else a copy. One dim may be -1.
+/// a with the elements of `shape`, in row-major order. A view when the
+/// input's strides allow it, else a copy. One dim may be -1, inferred from
+/// the size. Throws std::invalid_argument when the sizes differ.
 array reshape(const array& a, Shape shape, StreamOrDevice s = {});
+/// a with the axes from start_axis to end_axis (all by default) merged into
+/// one, through reshape; a scalar becomes shape {1}. Throws
+/// std::invalid_argument when start_axis comes after end_axis.
+/// @{
 array flatten(const array& a, int start_axis, int end_axis = -1, StreamOrDevice s = {});
 array flatten(const array& a, StreamOrDevice s = {});
+/// @}
 
+/// A view with the axes permuted: axis i of the result is axis axes[i] of a.
+/// Without axes, reverses them. Throws std::invalid_argument when axes is
+/// not a permutation of a's axes.
+/// @{
 array transpose(const array& a, std::vector<int> axes, StreamOrDevice s = {});
 inline array transpose(const array& a, std::initializer_list<int> axes, StreamOrDevice s = {}) {
   return transpose(a, std::vector<int>(axes), s);
 }
-// Reverses the axes.
 array transpose(const array& a, StreamOrDevice s = {});
+/// @}
+/// A view with axis `source` moved to position `destination`.
 array moveaxis(const array& a, int source, int destination, StreamOrDevice s = {});
+/// A view with two axes exchanged.
 array swapaxes(const array& a, int axis1, int axis2, StreamOrDevice s = {});
 
+/// A view with a dim of size 1 inserted at each of `axes`, which index the
+/// result.
+/// @{
 array expand_dims(const array& a, const std::vector<int>& axes, StreamOrDevice s = {});
 array expand_dims(const array& a, int axis, StreamOrDevice s = {});
+/// @}
+/// A view without the given axes of size 1 (without axes, every axis of
+/// size 1). Throws std::invalid_argument for an axis of another size.
+/// @{
 array squeeze(const array& a, const std::vector<int>& axes, StreamOrDevice s = {});
 array squeeze(const array& a, int axis, StreamOrDevice s = {});
 array squeeze(const array& a, StreamOrDevice s = {});
+/// @}
 
+/// A view of a broadcast to `shape`, by numpy's rules (dims of size 1
+/// repeat with stride 0). Throws std::invalid_argument when a's shape does
+/// not broadcast to `shape`.
 array broadcast_to(const array& a, const Shape& shape, StreamOrDevice s = {});
+/// The inputs broadcast to their common shape. Throws
+/// std::invalid_argument when they do not broadcast together.
 std::vector<array> broadcast_arrays(const std::vector<array>& inputs, StreamOrDevice s = {});
 
+/// The arrays joined along `axis`, promoted to their common dtype (without an
+/// axis, flattened and joined). Throws std::invalid_argument for no arrays or
+/// shapes that differ outside the axis.
+/// @{
 array concatenate(std::vector<array> arrays, int axis, StreamOrDevice s = {});
 array concatenate(std::vector<array> arrays, StreamOrDevice s = {});
+/// @}
+/// The arrays, all of one shape, joined along a new axis `axis` (0 by
+/// default). Throws std::invalid_argument for no arrays or shapes that
+/// differ.
+/// @{
 array stack(const std::vector<array>& arrays, int axis, StreamOrDevice s = {});
 array stack(const std::vector<array>& arrays, StreamOrDevice s = {});
+/// @}
 
-// num_splits equal parts, or parts cut before each index.
+/// Views of a along `axis` (0 by default): num_splits equal parts, or parts
+/// cut before each index (by Python's slicing rules, so parts may be empty).
+/// Throws std::invalid_argument when num_splits does not divide the axis.
+/// @{
 std::vector<array> split(const array& a, int num_splits, int axis, StreamOrDevice s = {});
 std::vector<array> split(const array& a, int num_splits, StreamOrDevice s = {});
 std::vector<array> split(const array& a, const Shape& indices, int axis, StreamOrDevice s = {});
 std::vector<array> split(const array& a, const Shape& indices, StreamOrDevice s = {});
+/// @}
 
-// Constant padding ("constant" is the only mode; "edge" is MLX's other).
+/// a padded by low_pad_size before and high_pad_size after each of `axes`:
+/// with pad_value (a scalar, 0 by default) in mode "constant", or with the
+/// values at each axis's ends in mode "edge". pad_width gives a (low, high)
+/// pair per axis, one pair for every axis, or one width for both sides of
+/// every axis. Throws std::invalid_argument for a negative size, a pad value
+/// that is not a scalar, or another mode.
+/// @{
 array pad(const array& a, const std::vector<int>& axes, const Shape& low_pad_size,
           const Shape& high_pad_size, const array& pad_value = array(0),
           const std::string& mode = "constant", StreamOrDevice s = {});
@@ -57,29 +104,45 @@ array pad(const array& a, const std::pair<int, int>& pad_width, const array& pad
           const std::string& mode = "constant", StreamOrDevice s = {});
 array pad(const array& a, int pad_width, const array& pad_value = array(0),
           const std::string& mode = "constant", StreamOrDevice s = {});
+/// @}
 
+/// a repeated reps[i] times along each axis i, as numpy.tile (the shorter of
+/// a's shape and reps gains leading ones). Throws std::invalid_argument for
+/// a negative repetition.
 array tile(const array& arr, std::vector<int> reps, StreamOrDevice s = {});
+/// Each element repeated `repeats` times along `axis`, as numpy.repeat
+/// (without an axis, of the flattened array). Throws std::invalid_argument
+/// for negative repeats.
+/// @{
 array repeat(const array& arr, int repeats, int axis, StreamOrDevice s = {});
 array repeat(const array& arr, int repeats, StreamOrDevice s = {});
+/// @}
 
-// Python slicing a[start:stop:strides] per axis: negative starts and stops
-// count from the end, out-of-range bounds are clamped, negative strides walk
-// backwards. A view: no data is copied.
+/// Python slicing a[start:stop:strides] per axis: negative starts and stops
+/// count from the end, out-of-range bounds are clamped, negative strides walk
+/// backwards. A view: no data is copied. Strides default to 1; a 0 stride
+/// or a count of bounds other than a's ndim throws std::invalid_argument.
+/// @{
 array slice(const array& a, Shape start, Shape stop, Shape strides, StreamOrDevice s = {});
 array slice(const array& a, Shape start, Shape stop, StreamOrDevice s = {});
-// A copy of src with src[start:stop:strides] replaced by update (broadcast).
+/// @}
+/// A copy of src with src[start:stop:strides] replaced by update (broadcast,
+/// and converted to src's dtype). Throws std::invalid_argument when update
+/// does not broadcast to the slice.
+/// @{
 array slice_update(const array& src, const array& update, Shape start, Shape stop, Shape strides,
                    StreamOrDevice s = {});
 array slice_update(const array& src, const array& update, Shape start, Shape stop,
                    StreamOrDevice s = {});
+/// @}
 
-// a itself when already row-contiguous (or column-contiguous and allowed),
-// else a row-contiguous copy.
+/// a itself when already row-contiguous (or column-contiguous and allowed),
+/// else a row-contiguous copy.
 array contiguous(const array& a, bool allow_col_major = false, StreamOrDevice s = {});
-// Always a new buffer.
+/// A copy of a. Always a new buffer.
 array copy(array a, StreamOrDevice s = {});
 
-// a, treated as a constant by vjp, jvp and grad.
+/// a, treated as a constant by vjp, jvp and grad.
 array stop_gradient(const array& a, StreamOrDevice s = {});
 
 }  // namespace mlx_lite

@@ -1,7 +1,8 @@
-// CustomKernel: the node of a user-written GPU kernel (fast::vulkan_kernel,
-// mlx_lite/ops/fast.h), and the argument types the ops layer and the Vulkan backend
-// share. Its eval_gpu is in backend/vulkan/custom_kernel.cpp; it has no CPU
-// kernel and no derivative (custom_function gives it one).
+/// \file
+/// CustomKernel: the node of a user-written GPU kernel (fast::vulkan_kernel,
+/// mlx_lite/ops/fast.h), and the argument types the ops layer and the Vulkan backend
+/// share. Its eval_gpu is in backend/vulkan/custom_kernel.cpp; it has no CPU
+/// kernel and no derivative (custom_function gives it one).
 #pragma once
 
 #include <array>
@@ -18,17 +19,20 @@ namespace mlx_lite {
 
 namespace fast {
 
-// A template argument: a dtype (becomes its GLSL type), an int or a bool,
-// each a compile-time definition named as given.
+/// A template argument: a dtype (becomes its GLSL type), an int or a bool,
+/// each a compile-time definition named as given.
 using TemplateArg = std::variant<int, bool, Dtype>;
 
-// What the kernel cache has done in this process: SPIR-V compiled by glslang,
-// found in memory, or read from the disk cache (MLX_LITE_KERNEL_CACHE names
-// its directory; "off" disables it; the default is
-// $XDG_CACHE_HOME/mlx_lite/kernels or ~/.cache/mlx_lite/kernels).
+/// What the kernel cache has done in this process: SPIR-V compiled by glslang,
+/// found in memory, or read from the disk cache (MLX_LITE_KERNEL_CACHE names
+/// its directory; "off" disables it; the default is
+/// `$XDG_CACHE_HOME/mlx_lite/kernels` or `~/.cache/mlx_lite/kernels`).
 struct KernelCacheStats {
+  /// Kernels glslang compiled to SPIR-V.
   size_t compiled = 0;
+  /// Kernels whose SPIR-V was found in memory.
   size_t memory_hits = 0;
+  /// Kernels whose SPIR-V was read from the disk cache.
   size_t disk_hits = 0;
 };
 
@@ -38,6 +42,8 @@ namespace vulkan {
 struct CustomKernelVariant;  // generated and compiled (backend/vulkan/custom_kernel.h)
 }
 
+/// \cond
+// Internal: the node fast::vulkan_kernel builds; it is no part of the reference.
 class CustomKernel : public Primitive {
  public:
   // How one call launches the compiled kernel.
@@ -70,5 +76,6 @@ class CustomKernel : public Primitive {
   std::shared_ptr<const vulkan::CustomKernelVariant> kernel_;
   Launch launch_;
 };
+/// \endcond
 
 }  // namespace mlx_lite

@@ -1,4 +1,5 @@
-// Graph evaluation.
+/// \file
+/// Graph evaluation.
 #pragma once
 
 #include <deque>
@@ -8,19 +9,22 @@
 
 namespace mlx_lite {
 
-// Evaluates the arrays and everything they depend on that has no data yet.
-// The walk is iterative (no recursion limit), each node runs once however many
-// consumers it has, and evaluated nodes drop their inputs so intermediates are
-// freed as soon as nothing refers to them.
+/// Evaluates the arrays and everything they depend on that has no data yet.
+/// The walk is iterative (no recursion limit), each node runs once however many
+/// consumers it has, and evaluated nodes drop their inputs so intermediates are
+/// freed as soon as nothing refers to them. Returns once the work is done.
+/// The arrays come as a vector or one by one.
+/// @{
 void eval(std::vector<array> outputs);
 
 template <typename... Arrays>
 void eval(Arrays&&... outputs) {
   eval(std::vector<array>{std::forward<Arrays>(outputs)...});
 }
+/// @}
 
-// Starts evaluating and returns once the GPU work is submitted (CPU nodes run
-// before it returns); reading the data (item, data, eval, synchronize) waits.
+/// Starts evaluating and returns once the GPU work is submitted (CPU nodes run
+/// before it returns); reading the data (item, data, eval, synchronize) waits.
 void async_eval(std::vector<array> outputs);
 
 namespace detail {

@@ -1,5 +1,6 @@
-// 16-bit float storage types. Arithmetic happens in float: both types convert
-// implicitly to and from float, so kernels load, compute in float, and store.
+/// \file
+/// 16-bit float storage types. Arithmetic happens in float: both types convert
+/// implicitly to and from float, so kernels load, compute in float, and store.
 #pragma once
 
 #include <bit>
@@ -70,11 +71,18 @@ constexpr float bfloat_bits_to_float(uint16_t b) {
 
 }  // namespace detail
 
+/// An IEEE binary16 float, the element type of float16.
 struct float16_t {
+  /// The binary16 encoding.
   uint16_t bits = 0;
+  /// Zero.
   constexpr float16_t() = default;
+  /// `value` rounded to nearest even; beyond the largest half it becomes
+  /// infinity, and NaN stays NaN.
   constexpr float16_t(float value) : bits(detail::float_to_half_bits(value)) {}
+  /// The value as a float (exact).
   constexpr operator float() const { return detail::half_bits_to_float(bits); }
+  /// The float16_t whose encoding is `b`.
   static constexpr float16_t from_bits(uint16_t b) {
     float16_t h;
     h.bits = b;
@@ -82,11 +90,17 @@ struct float16_t {
   }
 };
 
+/// A bfloat16 (the top half of a float32), the element type of bfloat16.
 struct bfloat16_t {
+  /// The encoding: the top 16 bits of a float32.
   uint16_t bits = 0;
+  /// Zero.
   constexpr bfloat16_t() = default;
+  /// `value` rounded to nearest even; NaN stays NaN.
   constexpr bfloat16_t(float value) : bits(detail::float_to_bfloat_bits(value)) {}
+  /// The value as a float (exact).
   constexpr operator float() const { return detail::bfloat_bits_to_float(bits); }
+  /// The bfloat16_t whose encoding is `b`.
   static constexpr bfloat16_t from_bits(uint16_t b) {
     bfloat16_t h;
     h.bits = b;
