@@ -72,7 +72,7 @@ void set_default_device(const Device& d) {
 }
 
 bool is_available(const Device& d) {
-  return d.type == Device::cpu;
+  return d.type == Device::cpu || gpu_backend::is_active();
 }
 
 Stream default_stream(Device d) {

@@ -43,8 +43,9 @@ const Device& default_device();
 /// Makes `d` the device ops use when given none, for every thread.
 void set_default_device(const Device& d);
 
-/// Whether work can run on `d`. Today only Device::cpu answers true, even
-/// where the GPU works: gpu::is_available() (mlx_lite/gpu.h) tells.
+/// Whether work can run on `d`: always for Device::cpu; for Device::gpu
+/// where a Vulkan device can be used and MLX_LITE_DEVICE is not "cpu" (as
+/// gpu::is_available() in mlx_lite/gpu.h).
 bool is_available(const Device& d);
 
 /// An ordered queue of work on one device, as in MLX.

@@ -207,6 +207,7 @@ TEST(Device, DefaultsAndStreams) {
   // gpu whenever a Vulkan device can be used (lavapipe on machines without a GPU).
   EXPECT_EQ(default_device(), Device(gpu::is_available() ? Device::gpu : Device::cpu));
   EXPECT_TRUE(is_available(Device::cpu));
+  EXPECT_EQ(is_available(Device::gpu), gpu::is_available());
   Stream s = to_stream({});
   EXPECT_EQ(s.device, default_device());
   EXPECT_EQ(to_stream(Device(Device::cpu)), default_stream(Device::cpu));
