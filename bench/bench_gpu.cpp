@@ -6,7 +6,9 @@
 // most 5 us per op for a 1000-op graph of small ops. The *Vec4Kernel
 // benchmarks are hand-written kernels for the same work as the built-in op
 // beside them.
-// Sizes past the device's storage-buffer range are skipped with a note.
+// Sizes past the device's storage-buffer range are skipped with a note. Each
+// loop is bench::eval_loop's (gpu_bench.h): times are wall times of evaluated
+// work, and the counter gpu_time is the GPU's own time per iteration.
 #include <benchmark/benchmark.h>
 
 #include "gpu_bench.h"
@@ -29,10 +31,7 @@ void BM_GpuCopy(benchmark::State& state) {
   const int64_t n = state.range(0);
   if (!fits_one_binding(state, n * 4)) return;
   array a = filled(n, 1.0f);
-  for (auto _ : state) {
-    array out = copy(a, kGpu);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] { return copy(a, kGpu); });
   state.SetBytesProcessed(state.iterations() * n * 2 * 4);
 }
 
@@ -44,11 +43,10 @@ void BM_GpuPlainCopyKernel(benchmark::State& state) {
     out_vec4[i] = inp_vec4[i];
   )");
   array a = filled(n, 1.0f);
-  for (auto _ : state) {
-    array out = kernel({a}, {a.shape()}, {float32}, {static_cast<int>(n / 4), 1, 1}, {256, 1, 1},
-                       {}, std::nullopt, false, kGpu)[0];
-    eval(out);
-  }
+  bench::eval_loop(state, [&] {
+    return kernel({a}, {a.shape()}, {float32}, {static_cast<int>(n / 4), 1, 1}, {256, 1, 1}, {},
+                  std::nullopt, false, kGpu)[0];
+  });
   state.SetBytesProcessed(state.iterations() * n * 2 * 4);
 }
 
@@ -62,11 +60,10 @@ void BM_GpuAddVec4Kernel(benchmark::State& state) {
     out_vec4[i] = a_vec4[i] + b_vec4[i];
   )");
   array a = filled(n, 1.0f), b = filled(n, 2.0f);
-  for (auto _ : state) {
-    array out = kernel({a, b}, {a.shape()}, {float32}, {static_cast<int>(n / 4), 1, 1}, {256, 1, 1},
-                       {}, std::nullopt, false, kGpu)[0];
-    eval(out);
-  }
+  bench::eval_loop(state, [&] {
+    return kernel({a, b}, {a.shape()}, {float32}, {static_cast<int>(n / 4), 1, 1}, {256, 1, 1}, {},
+                  std::nullopt, false, kGpu)[0];
+  });
   state.SetBytesProcessed(state.iterations() * n * 3 * 4);
 }
 
@@ -81,11 +78,10 @@ void BM_GpuBroadcastMultiplyVec4Kernel(benchmark::State& state) {
   array a = reshape(filled(n, 1.0f), {rows, 64}, kGpu);
   array b = reshape(filled(rows, 2.0f), {rows, 1}, kGpu);
   eval({a, b});
-  for (auto _ : state) {
-    array out = kernel({a, b}, {a.shape()}, {float32}, {static_cast<int>(n / 4), 1, 1}, {256, 1, 1},
-                       {}, std::nullopt, false, kGpu)[0];
-    eval(out);
-  }
+  bench::eval_loop(state, [&] {
+    return kernel({a, b}, {a.shape()}, {float32}, {static_cast<int>(n / 4), 1, 1}, {256, 1, 1}, {},
+                  std::nullopt, false, kGpu)[0];
+  });
   state.SetBytesProcessed(state.iterations() * (n * 2 + rows) * 4);
 }
 
@@ -93,10 +89,7 @@ void BM_GpuAdd(benchmark::State& state) {
   const int64_t n = state.range(0);
   if (!fits_one_binding(state, n * 4)) return;
   array a = filled(n, 1.0f), b = filled(n, 2.0f);
-  for (auto _ : state) {
-    array out = add(a, b, kGpu);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] { return add(a, b, kGpu); });
   state.SetBytesProcessed(state.iterations() * n * 3 * 4);
 }
 
@@ -109,10 +102,7 @@ void BM_GpuBroadcastMultiply(benchmark::State& state) {
   array a = reshape(filled(n, 1.0f), {rows, 64}, kGpu);
   array b = reshape(filled(rows, 2.0f), {rows, 1}, kGpu);
   eval({a, b});
-  for (auto _ : state) {
-    array out = multiply(a, b, kGpu);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] { return multiply(a, b, kGpu); });
   state.SetBytesProcessed(state.iterations() * (n * 2 + rows) * 4);
 }
 
@@ -124,10 +114,7 @@ void BM_GpuSumRows(benchmark::State& state) {
   if (!fits_one_binding(state, n * 4)) return;
   array a = reshape(filled(n, 1.0f), {static_cast<int>(rows), static_cast<int>(n / rows)}, kGpu);
   eval(a);
-  for (auto _ : state) {
-    array out = sum(a, -1, false, kGpu);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] { return sum(a, -1, false, kGpu); });
   state.SetBytesProcessed(state.iterations() * n * 4);
 }
 
@@ -136,11 +123,11 @@ void BM_GpuSumRows(benchmark::State& state) {
 void BM_GpuSmallOpGraph(benchmark::State& state) {
   constexpr int kOps = 1000;
   array x = filled(16, 0.0f), one = filled(16, 1.0f);
-  for (auto _ : state) {
+  bench::eval_loop(state, [&] {
     array y = x;
     for (int i = 0; i < kOps; ++i) y = add(y, one, kGpu);
-    eval(y);
-  }
+    return y;
+  });
   state.counters["seconds_per_op"] = benchmark::Counter(
       kOps, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
@@ -195,10 +182,7 @@ void BM_GpuFullSum(benchmark::State& state) {
   const int64_t n = int64_t{1} << 26;
   if (!fits_one_binding(state, n * 4)) return;
   array a = filled(n, 1.0f);
-  for (auto _ : state) {
-    array out = sum(a, kGpu);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] { return sum(a, kGpu); });
   state.SetBytesProcessed(state.iterations() * n * 4);
 }
 
@@ -206,10 +190,7 @@ void BM_GpuFullArgmax(benchmark::State& state) {
   const int64_t n = int64_t{1} << 26;
   if (!fits_one_binding(state, n * 4)) return;
   array a = filled(n, 1.0f);
-  for (auto _ : state) {
-    array out = argmax(a, kGpu);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] { return argmax(a, kGpu); });
   state.SetBytesProcessed(state.iterations() * n * 4);
 }
 

@@ -8,7 +8,9 @@
 // F.grid_sample in PyTorch on the same GPU. bytes_per_second counts the
 // bytes a single pass must move at least (grid_sample_bench.h's
 // forward_bytes and vjp_bytes; both for a VJP with its forward). Each
-// repetition warms up first (grid_sample_bench.h's timed_in_ms).
+// repetition warms up first (grid_sample_bench.h's timed_in_ms, and
+// bench::eval_loop's own warm-up call); the counter gpu_time is the GPU's own
+// time per iteration.
 #include "examples/grid_sample_kernels.h"
 #include "examples/grid_sample_ref.h"
 #include "grid_sample_bench.h"
@@ -25,10 +27,7 @@ void BM_GridSampleComposedForward(benchmark::State& state) {
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
   const Inputs& in = *inputs;
-  for (auto _ : state) {
-    array out = examples::grid_sample_ref(in.x, in.grid);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] { return examples::grid_sample_ref(in.x, in.grid); });
   state.SetBytesProcessed(state.iterations() * forward_bytes(sizes_of(state)));
 }
 
@@ -46,10 +45,10 @@ void BM_GridSampleComposedVjp(benchmark::State& state) {
   auto& memory = allocator::allocator();
   reset_peak_memory();
   const size_t blocks_before = memory.blocks_allocated();
-  for (auto _ : state) {
+  bench::eval_loop(state, [&] {
     auto [outs, grads] = vjp(f, {in.x, in.grid}, {cotangent});
-    eval({outs[0], grads[0], grads[1]});
-  }
+    return std::vector<array>{outs[0], grads[0], grads[1]};
+  });
   // Memory held at once, and blocks the cache could not provide (after the
   // first iteration, any means the cache is churning).
   state.SetBytesProcessed(state.iterations() *
@@ -67,7 +66,7 @@ void BM_GridSampleComposedVjp(benchmark::State& state) {
 void BM_GridSampleCustomForward(benchmark::State& state) {
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
-  for (auto _ : state) eval(examples::grid_sample_forward(inputs->x, inputs->grid));
+  bench::eval_loop(state, [&] { return examples::grid_sample_forward(inputs->x, inputs->grid); });
   state.SetBytesProcessed(state.iterations() * forward_bytes(sizes_of(state)));
 }
 
@@ -78,13 +77,13 @@ void BM_GridSampleCustomForwardQueued8(benchmark::State& state) {
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
   constexpr int kQueued = 8;
-  for (auto _ : state) {
+  bench::eval_loop(state, [&] {
     std::vector<array> outs;
     for (int i = 0; i < kQueued; ++i) {
       outs.push_back(examples::grid_sample_forward(inputs->x, inputs->grid));
     }
-    eval(outs);
-  }
+    return outs;
+  });
   state.SetBytesProcessed(state.iterations() * kQueued * forward_bytes(sizes_of(state)));
 }
 
@@ -92,11 +91,11 @@ void BM_GridSampleCustomVjpKernel(benchmark::State& state) {
   const auto inputs = make_inputs(state, sizes_of(state));
   if (!inputs) return;
   // Dense, as a real cotangent (ones() would be a broadcast view the kernel copies).
-  for (auto _ : state) {
+  bench::eval_loop(state, [&] {
     auto [x_grad, grid_grad] =
         examples::grid_sample_vjp(inputs->x, inputs->grid, inputs->cotangent);
-    eval({x_grad, grid_grad});
-  }
+    return std::vector<array>{x_grad, grid_grad};
+  });
   state.SetBytesProcessed(state.iterations() * vjp_bytes(sizes_of(state)));
 }
 
@@ -108,10 +107,10 @@ void BM_GridSampleCustomVjp(benchmark::State& state) {
   auto f = [](const std::vector<array>& args) {
     return std::vector<array>{examples::grid_sample(args[0], args[1])};
   };
-  for (auto _ : state) {
+  bench::eval_loop(state, [&] {
     auto [outs, grads] = vjp(f, {inputs->x, inputs->grid}, {cotangent});
-    eval({outs[0], grads[0], grads[1]});
-  }
+    return std::vector<array>{outs[0], grads[0], grads[1]};
+  });
   state.SetBytesProcessed(state.iterations() *
                           (forward_bytes(sizes_of(state)) + vjp_bytes(sizes_of(state))));
 }
@@ -150,10 +149,7 @@ void BM_GridSampleParts(benchmark::State& state) {
         return scatter_add(zeros_like(in.x, kGpu), {batch, iy, ix}, gathered, {0, 1, 2}, kGpu);
     }
   };
-  for (auto _ : state) {
-    array out = run();
-    eval(out);
-  }
+  bench::eval_loop(state, run);
   const int64_t bytes = part == 3   ? (int64_t(n) * h * w * c + elems) * 4
                         : part == 2 ? elems * 4 * 3
                                     : elems * 4 * 2;

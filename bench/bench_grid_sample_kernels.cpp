@@ -30,10 +30,8 @@ void BM_TunedForward(benchmark::State& state) {
   const Sizes s = sizes_of(state);
   const auto inputs = make_inputs(state, s);
   if (!inputs) return;
-  for (auto _ : state) {
-    array out = examples::grid_sample_tuned_forward(inputs->x, inputs->grid, Variant);
-    eval(out);
-  }
+  bench::eval_loop(
+      state, [&] { return examples::grid_sample_tuned_forward(inputs->x, inputs->grid, Variant); });
   state.SetBytesProcessed(state.iterations() * forward_bytes(s));
 }
 
@@ -41,11 +39,11 @@ void BM_TunedVjp(benchmark::State& state) {
   const Sizes s = sizes_of(state);
   const auto inputs = make_inputs(state, s);
   if (!inputs) return;
-  for (auto _ : state) {
+  bench::eval_loop(state, [&] {
     auto [x_grad, grid_grad] =
         examples::grid_sample_tuned_vjp(inputs->x, inputs->grid, inputs->cotangent);
-    eval({x_grad, grid_grad});
-  }
+    return std::vector<array>{x_grad, grid_grad};
+  });
   state.SetBytesProcessed(state.iterations() * vjp_bytes(s));
 }
 
@@ -59,11 +57,10 @@ void BM_TunedVjpXGrad(benchmark::State& state) {
   auto st = examples::grid_sample_tuned_detail::vjp_stages(inputs->x, inputs->grid,
                                                            inputs->cotangent, vectors);
   eval({st.local, st.row_offset, st.sorted});
-  for (auto _ : state) {
-    array x_grad = examples::grid_sample_tuned_detail::x_grad_step(
+  bench::eval_loop(state, [&] {
+    return examples::grid_sample_tuned_detail::x_grad_step(
         inputs->x, inputs->grid, inputs->cotangent, st.local, st.row_offset, st.sorted, vectors);
-    eval(x_grad);
-  }
+  });
   state.SetBytesProcessed(state.iterations() * int64_t(s.n) * s.h * s.w * s.c * 4);
 }
 
@@ -76,30 +73,24 @@ void BM_TunedVjpStages(benchmark::State& state) {
   static const char* const kLabels[] = {"",         "1 count",    "1-2 offsets",      "1-3 scatter",
                                         "1-4 sort", "1-5 x_grad", "6 grid_grad alone"};
   state.SetLabel(kLabels[std::clamp(stage, 1, 6)]);
-  for (auto _ : state) {
+  bench::eval_loop(state, [&]() -> std::vector<array> {
     auto st =
         examples::grid_sample_tuned_detail::vjp_stages(inputs->x, inputs->grid, inputs->cotangent);
     switch (stage) {
       case 1:
-        eval({st.counts, st.rank, st.run});
-        break;
+        return {st.counts, st.rank, st.run};
       case 2:
-        eval({st.rank, st.run, st.local, st.row_offset});
-        break;
+        return {st.rank, st.run, st.local, st.row_offset};
       case 3:
-        eval({st.local, st.row_offset, st.slots, st.runlen});
-        break;
+        return {st.local, st.row_offset, st.slots, st.runlen};
       case 4:
-        eval({st.local, st.row_offset, st.sorted});
-        break;
+        return {st.local, st.row_offset, st.sorted};
       case 5:
-        eval(st.x_grad);
-        break;
+        return {st.x_grad};
       default:
-        eval(st.grid_grad);
-        break;
+        return {st.grid_grad};
     }
-  }
+  });
 }
 
 void stages(benchmark::internal::Benchmark* b) {

@@ -28,11 +28,11 @@ void BM_Matmul(benchmark::State& state) {
   if (state.range(2) == 1) b = transpose(b);
   if (state.range(2) == 2) a = transpose(a);
   constexpr int kReps = 4;
-  for (auto _ : state) {
+  bench::eval_loop(state, [&] {
     std::vector<array> outs;
     for (int i = 0; i < kReps; ++i) outs.push_back(matmul(a, b, kGpu));
-    eval(outs);
-  }
+    return outs;
+  });
   state.counters["flops"] =
       benchmark::Counter(2.0 * n * n * n * kReps, benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -40,10 +40,7 @@ void BM_Matmul(benchmark::State& state) {
 void BM_BatchedMatmul(benchmark::State& state) {
   const int batch = static_cast<int>(state.range(0)), n = static_cast<int>(state.range(1));
   array a = values({batch, n, n}, float32), b = values({batch, n, n}, float32);
-  for (auto _ : state) {
-    array out = matmul(a, b, kGpu);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] { return matmul(a, b, kGpu); });
   state.counters["flops"] =
       benchmark::Counter(2.0 * batch * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -52,10 +49,9 @@ void BM_BatchedMatmul(benchmark::State& state) {
 void BM_Softmax(benchmark::State& state) {
   const int rows = static_cast<int>(state.range(0)), len = static_cast<int>(state.range(1));
   array a = values({rows, len}, float32);
-  for (auto _ : state) {
-    array out = state.range(2) == 0 ? softmax(a, -1, false, kGpu) : logsumexp(a, -1, false, kGpu);
-    eval(out);
-  }
+  bench::eval_loop(state, [&] {
+    return state.range(2) == 0 ? softmax(a, -1, false, kGpu) : logsumexp(a, -1, false, kGpu);
+  });
   const double bytes = 4.0 * rows * len * (state.range(2) == 0 ? 2 : 1);
   state.counters["bytes"] =
       benchmark::Counter(bytes, benchmark::Counter::kIsIterationInvariantRate);

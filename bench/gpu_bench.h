@@ -1,7 +1,9 @@
-// What the GPU benchmark programs share: a skip for sizes one kernel binding
-// cannot address. Their main() is gpu_bench_main.cpp's, which refuses to run
-// without a Vulkan device and records the GPU's name and driver in the
-// report's context.
+// What the GPU benchmark programs share: mlx_lite/benchmark.h's eval_loop,
+// which each benchmark's loop is (evaluated every iteration, warmed up first,
+// the GPU's own time in the counter gpu_time), and a skip for sizes one
+// kernel binding cannot address. Their main() is gpu_bench_main.cpp's, which
+// refuses to run without a Vulkan device and records the GPU's name and
+// driver in the report's context.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -9,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "mlx_lite/benchmark.h"
 #include "mlx_lite/gpu.h"
 
 // Whether one array of `bytes` fits this device's maxStorageBufferRange;

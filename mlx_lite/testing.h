@@ -1,14 +1,16 @@
-// Test helpers for GoogleTest users of mlx_lite (header-only; include it from
-// a test linked with GTest):
+// Test helpers for GoogleTest users of mlx_lite (header-only; link the CMake
+// target mlx_lite::testing, which brings GoogleTest and gmock):
 //
 //   EXPECT_ALLCLOSE(actual, expected[, rtol[, atol[, equal_nan]]]);
 //   ASSERT_ALLCLOSE(...);
-//   EXPECT_TRUE(mlx_lite::testing::check_grads(fun, {x, y}));
+//   EXPECT_THAT(actual, mlx_lite::test::AllClose(expected[, rtol[, atol[, equal_nan]]]));
+//   EXPECT_TRUE(mlx_lite::test::check_grads(fun, {x, y}));
 //
 // allclose follows numpy.allclose (|actual - expected| <= atol + rtol *
-// |expected|, elementwise, after broadcasting); its failure message shows both
-// shapes and dtypes, how many elements differ, and the worst index with its
-// two values and their absolute and relative error.
+// |expected|, elementwise, after broadcasting; the dtypes may differ); its
+// failure message shows both shapes and dtypes, how many elements differ, and
+// the worst index with its two values and their absolute and relative error.
+// The AllClose matcher and the macros report the same message.
 //
 // check_grads follows JAX's check_grads and PyTorch's gradcheck: it compares
 // the jvp of `fun` with central finite differences along a random direction,
@@ -19,6 +21,7 @@
 // default device; the finite differences on the CPU.
 #pragma once
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,7 +37,14 @@
 
 #include "mlx_lite/mlx_lite.h"
 
-namespace mlx_lite::testing {
+// The namespace is `test`, not `testing`: test files commonly say `using
+// namespace mlx_lite;`, and a mlx_lite::testing would then make every
+// unqualified `testing::` (GoogleTest's and gmock's namespace, which their own
+// macros and users' code name that way) ambiguous. GoogleTest and gmock
+// declare all their names inside ::testing, and none of them is `test`, so
+// `test::` stays unambiguous even with `using namespace testing;` too
+// (tests/test_testing_namespace.cpp keeps it so).
+namespace mlx_lite::test {
 
 namespace detail {
 
@@ -108,16 +118,20 @@ inline std::string number(double v) {
   return os.str();
 }
 
+inline std::string tolerance_text(double rtol, double atol, bool equal_nan = false) {
+  return "rtol " + number(rtol) + ", atol " + number(atol) + (equal_nan ? ", NaNs equal" : "");
+}
+
 // Compares host values elementwise. On failure the message names how many
 // elements differ and the worst one (the largest excess over its tolerance;
-// any NaN mismatch first).
+// any NaN mismatch first); on success, the largest absolute error (what a
+// negated check, such as testing::Not(AllClose(...)), reports).
 inline ::testing::AssertionResult compare(const std::vector<double>& actual,
                                           const std::vector<double>& expected, const Shape& shape,
                                           double rtol, double atol, bool equal_nan,
                                           const char* actual_name, const char* expected_name) {
-  size_t bad = 0;
-  size_t worst = 0;
-  double worst_excess = -1;
+  size_t bad = 0, worst = 0, largest = 0;
+  double worst_excess = -1, largest_error = 0;
   for (size_t i = 0; i < actual.size(); ++i) {
     const double a = actual[i];
     const double e = expected[i];
@@ -131,7 +145,10 @@ inline ::testing::AssertionResult compare(const std::vector<double>& actual,
       excess = std::numeric_limits<double>::infinity();
     } else {
       excess = std::abs(a - e) - (atol + rtol * std::abs(e));
-      if (!(excess > 0)) continue;
+      if (!(excess > 0)) {
+        if (std::abs(a - e) > largest_error) largest_error = std::abs(a - e), largest = i;
+        continue;
+      }
     }
     ++bad;
     if (excess > worst_excess) {
@@ -139,16 +156,21 @@ inline ::testing::AssertionResult compare(const std::vector<double>& actual,
       worst = i;
     }
   }
-  if (bad == 0) return ::testing::AssertionSuccess();
+  if (bad == 0) {
+    if (actual.empty()) return ::testing::AssertionSuccess() << "both are empty.";
+    return ::testing::AssertionSuccess()
+           << "all " << actual.size() << " elements are close (" << tolerance_text(rtol, atol)
+           << "); the largest absolute error, " << number(largest_error) << ", is at index "
+           << index_text(largest, shape) << ".";
+  }
   const double a = actual[worst];
   const double e = expected[worst];
   const double abs_err = std::abs(a - e);
   return ::testing::AssertionFailure()
-         << bad << " of " << actual.size() << " elements differ (rtol " << number(rtol) << ", atol "
-         << number(atol) << "); the worst, at index " << index_text(worst, shape) << ": "
-         << actual_name << " " << number(a) << ", " << expected_name << " " << number(e)
-         << ", absolute error " << number(abs_err) << ", relative error "
-         << number(abs_err / std::abs(e)) << ".";
+         << bad << " of " << actual.size() << " elements differ (" << tolerance_text(rtol, atol)
+         << "); the worst, at index " << index_text(worst, shape) << ": " << actual_name << " "
+         << number(a) << ", " << expected_name << " " << number(e) << ", absolute error "
+         << number(abs_err) << ", relative error " << number(abs_err / std::abs(e)) << ".";
 }
 
 inline std::string describe(const array& a) {
@@ -191,6 +213,54 @@ inline ::testing::AssertionResult allclose_format(const char* actual_text,
          << actual_text << " is not close to " << expected_text << ".\n"
          << result.message();
 }
+
+// gmock's face of allclose: matches, explains and describes with allclose's
+// own messages, so EXPECT_THAT reports what EXPECT_ALLCLOSE does.
+class AllCloseMatcher : public ::testing::MatcherInterface<const array&> {
+ public:
+  AllCloseMatcher(array expected, double rtol, double atol, bool equal_nan)
+      : expected_(std::move(expected)), rtol_(rtol), atol_(atol), equal_nan_(equal_nan) {}
+
+  bool MatchAndExplain(const array& actual,
+                       ::testing::MatchResultListener* listener) const override {
+    auto result = allclose(actual, expected_, rtol_, atol_, equal_nan_);
+    *listener << result.message();
+    return static_cast<bool>(result);
+  }
+  void DescribeTo(std::ostream* os) const override { *os << "is close to " << expected_text(); }
+  void DescribeNegationTo(std::ostream* os) const override {
+    *os << "is not close to " << expected_text();
+  }
+
+ private:
+  // The expected values (summarized past a few per axis, as printing does),
+  // its shape and the tolerances.
+  std::string expected_text() const {
+    std::ostringstream os;
+    os << expected_ << " of " << describe(expected_) << " ("
+       << tolerance_text(rtol_, atol_, equal_nan_) << ")";
+    return os.str();
+  }
+
+  array expected_;
+  double rtol_, atol_;
+  bool equal_nan_;
+};
+
+}  // namespace detail
+
+// The gmock matcher of allclose (same arguments and defaults):
+//   EXPECT_THAT(actual, AllClose(expected));
+//   EXPECT_THAT(actual, testing::Not(AllClose(expected, 1e-3)));
+// A mismatch is explained as EXPECT_ALLCLOSE explains it (shapes and dtypes,
+// how many elements differ, the worst index, its values and errors, the
+// tolerances); a match, for a negated matcher, by its largest error.
+inline ::testing::Matcher<const array&> AllClose(const array& expected, double rtol = 1e-5,
+                                                 double atol = 1e-8, bool equal_nan = false) {
+  return ::testing::MakeMatcher(new detail::AllCloseMatcher(expected, rtol, atol, equal_nan));
+}
+
+namespace detail {
 
 using Fun = std::function<std::vector<array>(const std::vector<array>&)>;
 
@@ -416,14 +486,14 @@ inline ::testing::AssertionResult check_grads(const std::function<array(const ar
                      {input}, order, eps, atol, rtol);
 }
 
-}  // namespace mlx_lite::testing
+}  // namespace mlx_lite::test
 
 // EXPECT_ALLCLOSE(actual, expected[, rtol[, atol[, equal_nan]]]) and the fatal
-// ASSERT_ALLCLOSE: mlx_lite::testing::allclose with the expressions' text in
+// ASSERT_ALLCLOSE: mlx_lite::test::allclose with the expressions' text in
 // the message; more context can be streamed in with <<.
-#define MLX_LITE_ALLCLOSE_IMPL_(on_failure, actual, expected, ...)                                 \
-  GTEST_ASSERT_(::mlx_lite::testing::detail::allclose_format(#actual, #expected, actual,           \
-                                                             expected __VA_OPT__(, ) __VA_ARGS__), \
+#define MLX_LITE_ALLCLOSE_IMPL_(on_failure, actual, expected, ...)                              \
+  GTEST_ASSERT_(::mlx_lite::test::detail::allclose_format(#actual, #expected, actual,           \
+                                                          expected __VA_OPT__(, ) __VA_ARGS__), \
                 on_failure)
 #define EXPECT_ALLCLOSE(actual, expected, ...) \
   MLX_LITE_ALLCLOSE_IMPL_(GTEST_NONFATAL_FAILURE_, actual, expected __VA_OPT__(, ) __VA_ARGS__)

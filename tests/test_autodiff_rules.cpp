@@ -17,7 +17,7 @@
 #include "mlx_lite/testing.h"
 
 using namespace mlx_lite;
-using mlx_lite::testing::check_grads;
+using mlx_lite::test::check_grads;
 
 namespace {
 

@@ -167,7 +167,7 @@ TEST_P(GridSampleKernels, VjpAndJvpMatchFiniteDifferences) {
   // The jvp and vjp kernels on the GPU; finite differences of the function
   // on the CPU (where grid_sample is the composed reference, which the
   // forward kernel matches above).
-  EXPECT_TRUE(mlx_lite::testing::check_grads(grid_sample_fn, {x, grid}));
+  EXPECT_TRUE(mlx_lite::test::check_grads(grid_sample_fn, {x, grid}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GridSampleKernels,

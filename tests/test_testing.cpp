@@ -1,13 +1,19 @@
-// The public testing header (mlx_lite/testing.h): allclose and its macros,
-// and check_grads, which must pass right derivatives and catch wrong ones
-// (in the jvp, in the vjp, and in a second derivative), saying where.
+// The public testing header (mlx_lite/testing.h): allclose, its macros and
+// its gmock matcher AllClose, and check_grads, which must pass right
+// derivatives and catch wrong ones (in the jvp, in the vjp, and in a second
+// derivative), saying where.
+#include <gmock/gmock.h>
 #include <gtest/gtest-spi.h>
+
+#include <cmath>
+#include <vector>
 
 #include "mlx_lite/testing.h"
 
 using namespace mlx_lite;
-using mlx_lite::testing::allclose;
-using mlx_lite::testing::check_grads;
+using mlx_lite::test::AllClose;
+using mlx_lite::test::allclose;
+using mlx_lite::test::check_grads;
 
 namespace {
 
@@ -32,6 +38,13 @@ array scaled_exp(const array& x, float jvp_scale, float vjp_scale, bool flat = f
                         return std::vector<array>{tangents[0] * d(primals[0]) * array(jvp_scale)};
                       });
   return f({x})[0];
+}
+
+// What a matcher says about `actual`, through gmock's public API.
+std::string explain(const ::testing::Matcher<const array&>& matcher, const array& actual) {
+  ::testing::StringMatchResultListener listener;
+  ::testing::ExplainMatchResult(matcher, actual, &listener);
+  return listener.str();
 }
 
 }  // namespace
@@ -144,4 +157,73 @@ TEST(CheckGrads, HoldsIntegerInputsFixedAndTakesFloat16) {
   auto r = check_grads([](const array& v) { return argmax(v); }, x);
   EXPECT_FALSE(r);
   EXPECT_TRUE(contains(r.message(), "no floating-point outputs")) << r.message();
+}
+
+TEST(AllCloseMatcher, MatchesAndMismatchesRealArrays) {
+  // exp on the default device against std::exp on the host.
+  const std::vector<float> xs = {-2.0f, -0.5f, 0.0f, 0.7f, 3.0f};
+  std::vector<float> ys;
+  for (float x : xs) ys.push_back(std::exp(x));
+  array x(xs.begin(), {5});
+  array reference(ys.begin(), {5});
+  EXPECT_THAT(exp(x), AllClose(reference, 1e-5, 1e-6));
+  EXPECT_THAT(exp(x) * 1.001f, ::testing::Not(AllClose(reference, 1e-5, 1e-6)));
+  EXPECT_THAT(exp(x) * 1.001f, AllClose(reference, 2e-3));
+  EXPECT_FALSE(::testing::Matches(AllClose(reference))(exp(x) + 1.0f));
+
+  // Broadcasting, NaNs and shapes as allclose.
+  EXPECT_THAT(full({2, 3}, 1.5f), AllClose(array(1.5f)));
+  const array nan({1.0f, NAN});
+  EXPECT_THAT(nan, ::testing::Not(AllClose(nan)));
+  EXPECT_THAT(nan, AllClose(nan, 1e-5, 1e-8, /*equal_nan=*/true));
+  EXPECT_THAT(array({1.0f, 2.0f}), ::testing::Not(AllClose(array({1.0f, 2.0f, 3.0f}))));
+
+  // Inside other matchers: a vector of arrays, element by element.
+  EXPECT_THAT(std::vector<array>({x, exp(x)}),
+              ::testing::ElementsAre(AllClose(x), AllClose(reference)));
+}
+
+TEST(AllCloseMatcher, ExplainsTheWorstElementAndTheTolerance) {
+  array expected = reshape(array({1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}), {2, 3});
+  array actual = expected + reshape(array({0.0f, 0.5f, 0.0f, 0.0f, 0.0f, -2.0f}), {2, 3});
+  const std::string m = explain(AllClose(expected), actual);
+  EXPECT_THAT(m, ::testing::HasSubstr("actual has shape (2, 3) and dtype float32"));
+  EXPECT_THAT(m, ::testing::HasSubstr("2 of 6 elements differ (rtol 1e-05, atol 1e-08)"));
+  EXPECT_THAT(m, ::testing::HasSubstr("index (1, 2): actual 4, expected 6"));
+  EXPECT_THAT(m, ::testing::HasSubstr("absolute error 2, relative error 0.33333333"));
+  // One comparison makes both messages.
+  EXPECT_EQ(m, allclose(actual, expected).message());
+}
+
+TEST(AllCloseMatcher, ExplainsShapesAndDtypesThatDoNotBroadcast) {
+  const std::string m = explain(AllClose(array({1, 2, 3}, int32)), array({1.0f, 2.0f}));
+  EXPECT_THAT(m, ::testing::HasSubstr("actual has shape (2,) and dtype float32"));
+  EXPECT_THAT(m, ::testing::HasSubstr("expected has shape (3,) and dtype int32"));
+  EXPECT_THAT(m, ::testing::HasSubstr("do not broadcast"));
+}
+
+TEST(AllCloseMatcher, ExplainsAMatchByItsLargestError) {
+  // What a failing Not(AllClose(...)) shows.
+  array expected({1.0f, 2.0f, 4.0f});
+  array actual = expected + array({0.0f, 0.0f, 0.5f});
+  const std::string m = explain(::testing::Not(AllClose(expected, 0.0, 1.0)), actual);
+  EXPECT_THAT(m, ::testing::HasSubstr("all 3 elements are close (rtol 0, atol 1)"));
+  EXPECT_THAT(m, ::testing::HasSubstr("the largest absolute error, 0.5, is at index (2)"));
+}
+
+TEST(AllCloseMatcher, DescribesItselfAndItsNegation) {
+  const auto matcher = AllClose(array({1.0f, 2.0f}), 1e-3, 1e-4, /*equal_nan=*/true);
+  EXPECT_EQ(::testing::DescribeMatcher<const array&>(matcher),
+            "is close to array([1, 2], dtype=float32) of shape (2,) and dtype float32 "
+            "(rtol 0.001, atol 0.0001, NaNs equal)");
+  EXPECT_EQ(::testing::DescribeMatcher<const array&>(matcher, /*negation=*/true),
+            "is not close to array([1, 2], dtype=float32) of shape (2,) and dtype float32 "
+            "(rtol 0.001, atol 0.0001, NaNs equal)");
+}
+
+TEST(AllCloseMatcher, ExpectThatFailureShowsTheExplanation) {
+  EXPECT_NONFATAL_FAILURE(EXPECT_THAT(array({1.0f, 2.0f}), AllClose(array({1.0f, 2.5f}))),
+                          "index (1): actual 2, expected 2.5");
+  EXPECT_NONFATAL_FAILURE(EXPECT_THAT(array({1.0f}), ::testing::Not(AllClose(array({1.0f})))),
+                          "is not close to array([1], dtype=float32)");
 }

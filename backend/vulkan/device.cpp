@@ -203,6 +203,7 @@ void Device::read_properties() {
   limits_.max_storage_buffer_range = p.limits.maxStorageBufferRange;
   limits_.min_storage_buffer_offset_alignment = p.limits.minStorageBufferOffsetAlignment;
   limits_.min_uniform_buffer_offset_alignment = p.limits.minUniformBufferOffsetAlignment;
+  limits_.timestamp_period = p.limits.timestampPeriod;
 
   auto families = physical_.getQueueFamilyProperties();
   auto family = std::find_if(families.begin(), families.end(), [](const auto& f) {
@@ -212,6 +213,7 @@ void Device::read_properties() {
     throw std::runtime_error(fmt::format("[gpu] Vulkan device '{}' has no compute queue.", name_));
   }
   queue_family_ = static_cast<uint32_t>(family - families.begin());
+  limits_.timestamp_valid_bits = family->timestampValidBits;
 }
 
 // The logical device and its queue, with the features the built-in
@@ -325,6 +327,7 @@ std::unordered_map<std::string, std::variant<std::string, size_t>> device_info()
       {"max_push_constants", size_t{l.max_push_constants}},
       {"float32_atomic_add", size_t{d.float32_atomic_add()}},
       {"float16", size_t{d.float16()}},
+      {"timestamp_valid_bits", size_t{l.timestamp_valid_bits}},
   };
 }
 

@@ -22,6 +22,8 @@ struct DeviceLimits {
   uint64_t max_storage_buffer_range;
   uint64_t min_storage_buffer_offset_alignment;
   uint64_t min_uniform_buffer_offset_alignment;
+  float timestamp_period;         // nanoseconds per timestamp tick
+  uint32_t timestamp_valid_bits;  // of the compute queue's timestamps; 0: none
 };
 
 class Device {

@@ -9,6 +9,7 @@
 
 #include "backend/vulkan/allocator.h"
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/gpu_timer.h"
 #include "backend/vulkan/timeline.h"
 #include "mlx_lite/utils.h"
 
@@ -18,8 +19,10 @@ namespace mlx_lite::vulkan {
 // alternate: the GPU runs one batch while the host records the next.
 struct Encoder::Batch {
   vk::raii::CommandBuffer commands{nullptr};
+  uint32_t slot = 0;    // its index in batches_, and its queries' in the timer
   uint64_t number = 0;  // its value on the timeline
   bool submitted = false;
+  bool timed = false;                        // bracketed by timestamps
   std::vector<std::shared_ptr<void>> holds;  // the data its dispatches read
   std::vector<allocator::Buffer> deferred;   // freed while it wrote them
   std::vector<allocator::Buffer> arenas;     // its shape blocks, bump-allocated
@@ -79,6 +82,7 @@ Encoder::Encoder()
   for (size_t i = 0; i < batches_.size(); ++i) {
     batches_[i] = std::make_unique<Batch>();
     batches_[i]->commands = std::move(buffers[i]);
+    batches_[i]->slot = static_cast<uint32_t>(i);
   }
 }
 
@@ -286,6 +290,8 @@ void Encoder::begin_if_needed() {
   // Orders this batch after the writes of batches submitted before it.
   vk::MemoryBarrier barrier(kWorkWrites, kWorkAccess);
   batch.commands.pipelineBarrier(kWorkStages, kWorkStages, {}, barrier, {}, {});
+  batch.timed = timing_;
+  if (batch.timed) timer_->begin(batch.commands, batch.slot);
   recording_ = true;
   bound_ = nullptr;
   timeline_->pending.store(true);
@@ -300,6 +306,7 @@ void Encoder::submit() {
   vk::MemoryBarrier to_host(kWorkWrites, vk::AccessFlagBits::eHostRead);
   batch.commands.pipelineBarrier(kWorkStages, vk::PipelineStageFlagBits::eHost, {}, to_host, {},
                                  {});
+  if (batch.timed) timer_->end(batch.commands, batch.slot);
   batch.commands.end();
   device_.submit(*batch.commands, timeline_->semaphore(), batch.number);
   batch.submitted = true;
@@ -333,6 +340,8 @@ void Encoder::wait_batch(Batch& batch) {
 // allocator's cache, and the data it read is released, which may free
 // buffers (and come back here through defer()): hence the swaps first.
 void Encoder::retire(Batch& batch) {
+  if (batch.timed) timer_->add(batch.slot);
+  batch.timed = false;
   for (auto arena : batch.arenas) allocator::allocator().release(arena);
   batch.arenas.clear();
   batch.arena_used = 0;
@@ -366,6 +375,23 @@ void Encoder::wait(uint64_t t) {
 
 bool Encoder::has_pending_work() const {
   return recording_ || batches_[0]->submitted || batches_[1]->submitted;
+}
+
+void Encoder::start_timing() {
+  if (timing_) {
+    throw std::logic_error("[gpu] start_timing() again on a thread that is already timing.");
+  }
+  if (!timer_) timer_ = std::make_unique<BatchTimer>(device_, batches_.size());
+  flush();
+  timing_ = true;
+}
+
+double Encoder::stop_timing() {
+  if (!timing_)
+    throw std::logic_error("[gpu] stop_timing() without start_timing() on this thread.");
+  timing_ = false;  // batches begun from now on carry no queries
+  finish();         // the timed ones complete and add their spans
+  return timer_->take_nanoseconds();
 }
 
 bool Encoder::defer(uint64_t t, allocator::Buffer buffer) {

@@ -18,6 +18,9 @@
 // batch's size). A barrier goes in only before a dispatch that touches
 // memory an earlier unbarriered dispatch wrote, or writes memory one read.
 //
+// While the thread times its GPU work (start_timing(), gpu::start_timing in
+// mlx_lite/gpu.h), each batch is bracketed by timestamps (gpu_timer.h).
+//
 // A batch holds the data of the arrays its dispatches read until it
 // completes (as MLX's command buffers do), so a buffer being read is never
 // freed or written in place (donated) early; a buffer freed while a pending
@@ -44,6 +47,7 @@
 
 namespace mlx_lite::vulkan {
 
+class BatchTimer;
 class Device;
 class Timeline;
 struct Block;
@@ -133,6 +137,13 @@ class Encoder {
   // Whether work was recorded or submitted that nobody has waited for.
   bool has_pending_work() const;
 
+  // Times the batches recorded from now on: submits what was recorded
+  // before, which is not timed. Throws std::logic_error when already timing.
+  void start_timing();
+  // Waits for all recorded work and returns the GPU nanoseconds the timed
+  // batches took (gpu_timer.h). Throws std::logic_error when not timing.
+  double stop_timing();
+
   const Timeline& timeline() const { return *timeline_; }
   // Takes `buffer`, which batch t of this encoder writes, to return it to
   // the allocator once t completes; false when t already has.
@@ -164,12 +175,14 @@ class Encoder {
   std::array<std::unique_ptr<Batch>, 2> batches_;
   size_t current_ = 0;
   bool recording_ = false;
-  size_t recorded_ = 0;     // dispatches in the batch being recorded
-  uint64_t submitted_ = 0;  // batches submitted so far (the last one's number)
-  uint64_t waited_ = 0;     // the last batch known complete
-  size_t first_batch_;      // kFirstBatchDispatches, or MLX_LITE_FIRST_BATCH_DISPATCHES
-  size_t batch_limit_;      // first_batch_ again after each flush
-  vk::Pipeline bound_;      // the pipeline bound in the batch being recorded
+  size_t recorded_ = 0;                // dispatches in the batch being recorded
+  uint64_t submitted_ = 0;             // batches submitted so far (the last one's number)
+  uint64_t waited_ = 0;                // the last batch known complete
+  size_t first_batch_;                 // kFirstBatchDispatches, or MLX_LITE_FIRST_BATCH_DISPATCHES
+  size_t batch_limit_;                 // first_batch_ again after each flush
+  vk::Pipeline bound_;                 // the pipeline bound in the batch being recorded
+  std::unique_ptr<BatchTimer> timer_;  // made by the first start_timing()
+  bool timing_ = false;
   struct Region {
     vk::Buffer buffer;
     vk::DeviceSize begin, end;
