@@ -40,11 +40,12 @@
 // ambiguous.
 namespace mlx_lite::bench {
 
+/// How eval_loop runs a benchmark.
 struct EvalLoopOptions {
-  // Untimed calls of `fun` (evaluated) before the timed loop, in each run of
-  // the benchmark function.
+  /// Untimed calls of `fun` (evaluated) before the timed loop, in each run
+  /// of the benchmark function.
   int warmup = 1;
-  // Whether to report gpu_time (where the device can time).
+  /// Whether to report gpu_time (where the device can time).
   bool gpu_time = true;
 };
 

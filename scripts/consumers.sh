@@ -2,7 +2,8 @@
 # Consumes mlx_lite the four ways a user would, each building
 # tests/consumers/app.cpp (a graph, a custom kernel and a gradient, checked)
 # and running it on the default device:
-#   1. cmake --install to a prefix, then find_package(mlx_lite) out of tree;
+#   1. cmake --install to a prefix, then find_package(mlx_lite) out of tree
+#      (with the testing component: tests/consumers/app_test.cpp);
 #   2. the same prefix through pkg-config (--static);
 #   3. add_subdirectory of this tree;
 #   4. FetchContent from a local clone of this repository's HEAD.
@@ -26,6 +27,7 @@ cmake --install build --prefix "$work/prefix" > /dev/null
 configure -S "$consumers/find_package" -B "$work/find_package" -DCMAKE_PREFIX_PATH="$work/prefix"
 cmake --build "$work/find_package" > /dev/null
 "$work/find_package/app"
+"$work/find_package/app_test" --gtest_brief=1
 
 echo "== 2. pkg-config"
 PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
