@@ -34,10 +34,12 @@
 #include "mlx_lite/gpu.h"
 #include "mlx_lite/mlx_lite.h"
 
-// The namespace is `bench`, not `benchmark`: with `using namespace mlx_lite;`
-// a mlx_lite::benchmark would make every unqualified `benchmark::` (Google
-// Benchmark's namespace, which its own macros and users' code name that way)
-// ambiguous.
+/// Google Benchmark helpers: eval_loop.
+///
+/// The namespace is `bench`, not `benchmark`: with `using namespace mlx_lite;`
+/// a mlx_lite::benchmark would make every unqualified `benchmark::` (Google
+/// Benchmark's namespace, which its own macros and users' code name that way)
+/// ambiguous.
 namespace mlx_lite::bench {
 
 /// How eval_loop runs a benchmark.
@@ -88,10 +90,10 @@ inline std::vector<array> outputs(std::vector<array> arrays) {
 
 }  // namespace detail
 
-// Runs Google Benchmark's loop over `state`, calling `fun` (which builds the
-// work and returns the array or arrays to evaluate) and evaluating its result
-// in each iteration, after options.warmup untimed ones; reports the counter
-// gpu_time (see the top of this file).
+/// Runs Google Benchmark's loop over `state`, calling `fun` (which builds the
+/// work and returns the array or arrays to evaluate) and evaluating its result
+/// in each iteration, after options.warmup untimed ones; reports the counter
+/// gpu_time (see the top of this file).
 template <class F>
 void eval_loop(benchmark::State& state, F&& fun, EvalLoopOptions options = {}) {
   using Result = std::invoke_result_t<F&>;

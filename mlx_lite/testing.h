@@ -37,13 +37,16 @@
 
 #include "mlx_lite/mlx_lite.h"
 
-// The namespace is `test`, not `testing`: test files commonly say `using
-// namespace mlx_lite;`, and a mlx_lite::testing would then make every
-// unqualified `testing::` (GoogleTest's and gmock's namespace, which their own
-// macros and users' code name that way) ambiguous. GoogleTest and gmock
-// declare all their names inside ::testing, and none of them is `test`, so
-// `test::` stays unambiguous even with `using namespace testing;` too
-// (tests/test_testing_namespace.cpp keeps it so).
+/// GoogleTest helpers: allclose, the AllClose matcher, check_grads (the
+/// ALLCLOSE macros are at the end of the file).
+///
+/// The namespace is `test`, not `testing`: test files commonly say `using
+/// namespace mlx_lite;`, and a mlx_lite::testing would then make every
+/// unqualified `testing::` (GoogleTest's and gmock's namespace, which their own
+/// macros and users' code name that way) ambiguous. GoogleTest and gmock
+/// declare all their names inside their namespace testing, and none of them is `test`, so
+/// `test::` stays unambiguous even with `using namespace testing;` too
+/// (tests/test_testing_namespace.cpp keeps it so).
 namespace mlx_lite::test {
 
 namespace detail {
@@ -181,9 +184,9 @@ inline std::string describe(const array& a) {
 
 }  // namespace detail
 
-// numpy.allclose with a message: actual and expected broadcast together and
-// agree elementwise within atol + rtol * |expected|. NaNs are equal only when
-// equal_nan; infinities must match exactly.
+/// numpy.allclose with a message: actual and expected broadcast together and
+/// agree elementwise within atol + rtol * |expected|. NaNs are equal only when
+/// equal_nan; infinities must match exactly.
 inline ::testing::AssertionResult allclose(const array& actual, const array& expected,
                                            double rtol = 1e-5, double atol = 1e-8,
                                            bool equal_nan = false) {
@@ -249,12 +252,12 @@ class AllCloseMatcher : public ::testing::MatcherInterface<const array&> {
 
 }  // namespace detail
 
-// The gmock matcher of allclose (same arguments and defaults):
-//   EXPECT_THAT(actual, AllClose(expected));
-//   EXPECT_THAT(actual, testing::Not(AllClose(expected, 1e-3)));
-// A mismatch is explained as EXPECT_ALLCLOSE explains it (shapes and dtypes,
-// how many elements differ, the worst index, its values and errors, the
-// tolerances); a match, for a negated matcher, by its largest error.
+/// The gmock matcher of allclose (same arguments and defaults):
+///   EXPECT_THAT(actual, AllClose(expected));
+///   EXPECT_THAT(actual, testing::Not(AllClose(expected, 1e-3)));
+/// A mismatch is explained as EXPECT_ALLCLOSE explains it (shapes and dtypes,
+/// how many elements differ, the worst index, its values and errors, the
+/// tolerances); a match, for a negated matcher, by its largest error.
 inline ::testing::Matcher<const array&> AllClose(const array& expected, double rtol = 1e-5,
                                                  double atol = 1e-8, bool equal_nan = false) {
   return ::testing::MakeMatcher(new detail::AllCloseMatcher(expected, rtol, atol, equal_nan));
@@ -457,14 +460,14 @@ inline ::testing::AssertionResult check_order(const Fun& fun, const std::vector<
 
 }  // namespace detail
 
-// Checks fun's jvp and vjp at `inputs` (see the top of this file) up to
-// `order`. Only floating-point inputs are differentiated and only
-// floating-point outputs compared; the others are held fixed. eps is the
-// finite-difference step along a random normal direction; atol and rtol
-// default by the least precise floating dtype involved (1e-3 for float32,
-// 5e-2 for float16, 1e-1 for bfloat16). Use as
-// EXPECT_TRUE(check_grads(fun, {x, y})): the failure says which derivative
-// disagrees, where and by how much.
+/// Checks fun's jvp and vjp at `inputs` (see the top of this file) up to
+/// `order`. Only floating-point inputs are differentiated and only
+/// floating-point outputs compared; the others are held fixed. eps is the
+/// finite-difference step along a random normal direction; atol and rtol
+/// default by the least precise floating dtype involved (1e-3 for float32,
+/// 5e-2 for float16, 1e-1 for bfloat16). Use as
+/// EXPECT_TRUE(check_grads(fun, {x, y})): the failure says which derivative
+/// disagrees, where and by how much.
 inline ::testing::AssertionResult check_grads(
     const std::function<std::vector<array>(const std::vector<array>&)>& fun,
     const std::vector<array>& inputs, int order = 1, std::optional<double> eps = std::nullopt,
@@ -477,6 +480,8 @@ inline ::testing::AssertionResult check_grads(
                              "the function", 0x5eed);
 }
 
+/// \overload
+/// The same for a function of one array to one array.
 inline ::testing::AssertionResult check_grads(const std::function<array(const array&)>& fun,
                                               const array& input, int order = 1,
                                               std::optional<double> eps = std::nullopt,
@@ -488,9 +493,9 @@ inline ::testing::AssertionResult check_grads(const std::function<array(const ar
 
 }  // namespace mlx_lite::test
 
-// EXPECT_ALLCLOSE(actual, expected[, rtol[, atol[, equal_nan]]]) and the fatal
-// ASSERT_ALLCLOSE: mlx_lite::test::allclose with the expressions' text in
-// the message; more context can be streamed in with <<.
+/// EXPECT_ALLCLOSE(actual, expected[, rtol[, atol[, equal_nan]]]) and the fatal
+/// ASSERT_ALLCLOSE: mlx_lite::test::allclose with the expressions' text in
+/// the message; more context can be streamed in with <<.
 #define MLX_LITE_ALLCLOSE_IMPL_(on_failure, actual, expected, ...)                              \
   GTEST_ASSERT_(::mlx_lite::test::detail::allclose_format(#actual, #expected, actual,           \
                                                           expected __VA_OPT__(, ) __VA_ARGS__), \
