@@ -4,13 +4,16 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
 
 #include "backend/gpu_backend.h"
+#include "mlx_lite/ops/shape.h"
 #include "mlx_lite/primitives.h"
 #include "mlx_lite/transforms/eval.h"
+#include "mlx_lite/transforms/tracing.h"
 #include "mlx_lite/utils.h"
 
 namespace mlx_lite {
@@ -103,6 +106,8 @@ array::ArrayDesc::ArrayDesc(Shape shape_, Dtype dtype_, std::shared_ptr<Primitiv
       status(Status::unscheduled),
       inputs(std::move(inputs_)) {
   flags = compute_flags(shape, strides, size);
+  // What is computed from a tracer is traced too.
+  is_tracer = std::ranges::any_of(inputs, [](const array& in) { return in.is_tracer(); });
 }
 
 array::ArrayDesc::~ArrayDesc() {
@@ -136,6 +141,18 @@ array::array(std::initializer_list<int> data, Dtype dtype)
 array::array(allocator::Buffer data, Shape shape, Dtype dtype, Deleter deleter)
     : desc_(std::make_shared<ArrayDesc>(std::move(shape), dtype)) {
   set_data(data, std::move(deleter));
+}
+
+array::array(void* data, Shape shape, Dtype dtype, const std::function<void(void*)>& deleter)
+    : desc_(std::make_shared<ArrayDesc>(std::move(shape), dtype)) {
+  if (data == nullptr && size() > 0) {
+    throw std::invalid_argument(
+        fmt::format("[array] The data pointer is null, but shape {} needs {} elements.",
+                    shape_string(desc_->shape), size()));
+  }
+  set_data(allocator::malloc(nbytes()));
+  if (size() > 0) std::memcpy(raw_data(), data, nbytes());
+  if (deleter) deleter(data);
 }
 
 array::array(Shape shape, Dtype dtype, std::shared_ptr<Primitive> primitive,
@@ -176,7 +193,8 @@ array& array::operator=(array&& other) & {
 int array::shape(int dim) const {
   int n = ndim();
   if (dim < -n || dim >= n) {
-    throw std::invalid_argument(fmt::format(
+    // std::out_of_range, as MLX's shape().at() throws.
+    throw std::out_of_range(fmt::format(
         "[array::shape] Dimension {} is out of range for an array with {} dimensions.", dim, n));
   }
   return desc_->shape[dim < 0 ? dim + n : dim];
@@ -185,10 +203,39 @@ int array::shape(int dim) const {
 int64_t array::strides(int dim) const {
   int n = ndim();
   if (dim < -n || dim >= n) {
-    throw std::invalid_argument(fmt::format(
+    throw std::out_of_range(fmt::format(
         "[array::strides] Dimension {} is out of range for an array with {} dimensions.", dim, n));
   }
   return desc_->strides[dim < 0 ? dim + n : dim];
+}
+
+size_t array::data_size() const {
+  if (size() == 0) return 0;
+  // The span between the lowest and the highest element address.
+  int64_t span = 1;
+  for (int i = 0; i < ndim(); ++i) span += (desc_->shape[i] - 1) * std::abs(desc_->strides[i]);
+  return static_cast<size_t>(span);
+}
+
+array::ArrayIterator::ArrayIterator(const array& a, int index) : array_(&a), index_(index) {
+  if (a.ndim() == 0) {
+    throw std::invalid_argument("[array::ArrayIterator] A 0-D array has no axis to iterate over.");
+  }
+}
+
+array array::ArrayIterator::operator*() const {
+  Shape start(array_->ndim(), 0), stop = array_->shape();
+  start[0] = index_;
+  stop[0] = index_ + 1;
+  return squeeze(slice(*array_, std::move(start), std::move(stop)), 0);
+}
+
+array::ArrayIterator array::end() const {
+  return ArrayIterator(*this, ndim() == 0 ? 0 : shape(0));
+}
+
+bool array::is_tracer() const {
+  return desc_->is_tracer && detail::in_tracing();
 }
 
 void array::eval() {
@@ -284,10 +331,15 @@ void convert_elements(const void* src, Dtype src_type, void* dst, Dtype dst_type
   });
 }
 
-void throw_bad_data_type(const char* op, Dtype have, Dtype want) {
-  throw std::invalid_argument(
-      fmt::format("[{}] The array's dtype is {} but data was requested as {}.", op,
-                  dtype_name(have), dtype_name(want)));
+void throw_bad_data_type(const char* op, Dtype have, const char* want) {
+  throw std::invalid_argument(fmt::format(
+      "[{}] The array's dtype is {} but its elements were requested as {}; the C++ type must be "
+      "the dtype's own (astype the array first to read another type).",
+      op, dtype_name(have), want));
+}
+
+void set_tracer(array& a, bool is_tracer) {
+  a.desc_->is_tracer = is_tracer;
 }
 
 void throw_not_scalar(const Shape& shape) {

@@ -25,6 +25,11 @@ using Shape = std::vector<ShapeElem>;
 using Strides = std::vector<int64_t>;
 
 class Primitive;
+class array;
+namespace detail {
+// Marks `a` as traced by a running transform (the transforms call it).
+void set_tracer(array& a, bool is_tracer);
+}  // namespace detail
 /// Frees a buffer an array was given, once no array uses it.
 using Deleter = std::function<void(allocator::Buffer)>;
 
@@ -80,6 +85,14 @@ class array {
   /// `shape` and `dtype`; `deleter` frees it with the array.
   array(allocator::Buffer data, Shape shape, Dtype dtype, Deleter deleter = allocator::free);
 
+  /// An array of the row-contiguous elements of `shape` and `dtype` at the
+  /// user's `data`, as MLX's constructor from a raw pointer. MLX may use the
+  /// memory without a copy; mlx_lite copies it into its own buffer (which the
+  /// GPU can read) and calls `deleter(data)` as soon as the copy is made, so
+  /// the caller's memory is released when MLX's contract allows it at the
+  /// earliest. `data` may be null only for an empty shape.
+  array(void* data, Shape shape, Dtype dtype, const std::function<void(void*)>& deleter);
+
   /// An unevaluated output of `primitive` applied to `inputs`.
   array(Shape shape, Dtype dtype, std::shared_ptr<Primitive> primitive, std::vector<array> inputs);
 
@@ -127,20 +140,81 @@ class array {
   /// work from async_eval that may still be writing it).
   void eval();
 
-  /// The value of a one-element array, converted to T. Evaluates first.
-  /// Throws std::invalid_argument when the array has another size.
+  /// The value of a one-element array. Evaluates first. T must be the C++
+  /// type of dtype() (DtypeToType; an integer type of the same width and
+  /// signedness, such as long long for int64, also matches), as MLX reads
+  /// the element as a T: `astype` first to read another type. Throws
+  /// std::invalid_argument when the array has another size or T does not
+  /// match.
+  /// @{
   template <typename T>
   T item();
+  template <typename T>
+  T item() const;
+  /// @}
 
-  /// Pointer to the first element (honouring offset). Evaluates first; T must be
-  /// the C++ type of dtype() (or an integer type of its size), else
-  /// std::invalid_argument. Elements are at data + sum(index * strides).
+  /// Pointer to the first element (honouring offset). Evaluates first; T must
+  /// match dtype() as for item(), else std::invalid_argument. Elements are at
+  /// data + sum(index * strides).
   /// @{
   template <typename T>
   T* data();
   template <typename T>
   const T* data() const;
   /// @}
+
+  /// The number of elements of the buffer the array spans, from its first
+  /// element in memory to its last (MLX's data_size): size() for a dense
+  /// array, 1 for a broadcast scalar, more than size() for a strided view.
+  /// Meaningful once the array has data.
+  size_t data_size() const;
+
+  /// Iterates over the first axis, as MLX's: `*it` is the sub-array at index
+  /// i, with the first dim dropped (a lazy slice). Throws
+  /// std::invalid_argument for a 0-D array.
+  class ArrayIterator {
+   public:
+    /// MLX's iterator traits.
+    /// @{
+    using iterator_category = std::forward_iterator_tag;
+    using difference_type = std::ptrdiff_t;
+    using value_type = array;
+    using reference = array;
+    /// @}
+    /// Position `index` along the first axis of `a`.
+    ArrayIterator(const array& a, int index);
+    /// The sub-array at the current index.
+    array operator*() const;
+    /// Steps to the next index.
+    /// @{
+    ArrayIterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    ArrayIterator operator++(int) {
+      ArrayIterator old = *this;
+      ++index_;
+      return old;
+    }
+    /// @}
+    /// The same array and index.
+    friend bool operator==(const ArrayIterator& a, const ArrayIterator& b) {
+      return a.array_->id() == b.array_->id() && a.index_ == b.index_;
+    }
+
+   private:
+    const array* array_;
+    int index_;
+  };
+  /// The first sub-array along the first axis.
+  ArrayIterator begin() const { return ArrayIterator(*this, 0); }
+  /// One past the last sub-array along the first axis.
+  ArrayIterator end() const;
+
+  /// Whether the array is being traced by a function transform (vjp, jvp,
+  /// grad) that is running now: its primals' stand-ins and what is computed
+  /// from them, as MLX's is_tracer.
+  bool is_tracer() const;
 
   // Graph state.
   /// Whether the array has a recipe: not evaluated yet, or evaluated but not
@@ -232,6 +306,8 @@ class array {
     };
     std::vector<Sibling> siblings;
     uint32_t position = 0;
+    // Set on the primals' stand-ins and on what ops compute from tracers.
+    bool is_tracer = false;
 
     ArrayDesc(Shape shape, Dtype dtype);
     ArrayDesc(Shape shape, Dtype dtype, std::shared_ptr<Primitive> primitive,
@@ -240,6 +316,7 @@ class array {
   };
 
   explicit array(std::shared_ptr<ArrayDesc> desc) : desc_(std::move(desc)) {}
+  friend void detail::set_tracer(array& a, bool is_tracer);
   void init_from(const void* src, Dtype src_type);
   template <typename It>
   void init(It begin);
@@ -250,14 +327,46 @@ class array {
 namespace detail {
 // Converts n elements of src_type at src into dst_type at dst.
 void convert_elements(const void* src, Dtype src_type, void* dst, Dtype dst_type, size_t n);
-// Converts one element at `src` to T.
+void throw_bad_data_type(const char* op, Dtype have, const char* want);
+// Whether T is how elements of `dtype` are stored: DtypeToType, or an integer
+// type of the same width and signedness (long long for int64).
 template <typename T>
-T element_as(const void* src, Dtype src_type) {
-  T out;
-  convert_elements(src, src_type, &out, TypeToDtype<T>(), 1);
-  return out;
+bool stores_as(Dtype dtype) {
+  return dispatch_dtype(dtype, [&]<typename U>() {
+    if constexpr (std::is_same_v<U, T>) {
+      return true;
+    } else if constexpr (std::is_integral_v<T> && std::is_integral_v<U> &&
+                         !std::is_same_v<T, bool> && !std::is_same_v<U, bool>) {
+      return sizeof(T) == sizeof(U) && std::is_signed_v<T> == std::is_signed_v<U>;
+    } else {
+      return false;
+    }
+  });
 }
-void throw_bad_data_type(const char* op, Dtype have, Dtype want);
+// A name for T in messages.
+template <typename T>
+constexpr const char* cpp_type_name() {
+  using U = std::remove_cv_t<T>;
+  constexpr const char* ints[2][4] = {{"uint8_t", "uint16_t", "uint32_t", "uint64_t"},
+                                      {"int8_t", "int16_t", "int32_t", "int64_t"}};
+  if constexpr (std::is_same_v<U, bool>)
+    return "bool";
+  else if constexpr (std::is_integral_v<U>)
+    return ints[std::is_signed_v<U>][sizeof(U) == 1   ? 0
+                                     : sizeof(U) == 2 ? 1
+                                     : sizeof(U) == 4 ? 2
+                                                      : 3];
+  else if constexpr (std::is_same_v<U, float>)
+    return "float";
+  else if constexpr (std::is_same_v<U, double>)
+    return "double";
+  else if constexpr (std::is_same_v<U, float16_t>)
+    return "float16_t";
+  else if constexpr (std::is_same_v<U, bfloat16_t>)
+    return "bfloat16_t";
+  else
+    return "another C++ type";
+}
 void throw_not_scalar(const Shape& shape);
 }  // namespace detail
 
@@ -305,16 +414,24 @@ void array::init(It begin) {
 template <typename T>
 T array::item() {
   if (size() != 1) detail::throw_not_scalar(shape());
+  if (!detail::stores_as<T>(dtype())) {
+    detail::throw_bad_data_type("array::item", dtype(), detail::cpp_type_name<T>());
+  }
   eval();
-  return detail::element_as<T>(raw_data(), dtype());
+  return *static_cast<const T*>(raw_data());
+}
+
+template <typename T>
+T array::item() const {
+  return const_cast<array*>(this)->item<T>();
 }
 
 template <typename T>
 T* array::data() {
-  eval();
-  if (TypeToDtype<T>() != dtype() && !(sizeof(T) == itemsize() && std::is_integral_v<T>)) {
-    detail::throw_bad_data_type("array::data", dtype(), TypeToDtype<T>());
+  if (!detail::stores_as<T>(dtype())) {
+    detail::throw_bad_data_type("array::data", dtype(), detail::cpp_type_name<T>());
   }
+  eval();
   return static_cast<T*>(raw_data());
 }
 

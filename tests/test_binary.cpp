@@ -268,7 +268,7 @@ TEST(Binary, PromotionExamplesFromMLX) {
   EXPECT_EQ(big.item<int64_t>(), 3999999999);
   array h = add(array(3), astype(array(0.5f), float16));
   EXPECT_EQ(h.dtype(), float16);
-  EXPECT_EQ(h.item<float>(), 3.5f);
+  EXPECT_EQ(static_cast<float>(h.item<float16_t>()), 3.5f);
   array f = add(astype(array(1.0f / 3), float16), astype(array(1.0f / 3), bfloat16));
   EXPECT_EQ(f.dtype(), float32);
   EXPECT_EQ(f.item<float>(), 0.333251953125f + 0.333984375f);

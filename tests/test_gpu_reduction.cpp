@@ -159,8 +159,8 @@ TEST_F(GpuReduce, NaNWinsMaxAndMinOverTwoPasses) {
     EXPECT_FALSE(std::isnan(g.data<float>()[1]));
   }
   array h = astype(with_nans(test_values({100003}, float32, 11), 100003, 5), bfloat16, kCpu);
-  EXPECT_TRUE(std::isnan(max(h, kGpu).item<float>()));
-  EXPECT_TRUE(std::isnan(min(h, kGpu).item<float>()));
+  EXPECT_TRUE(std::isnan(static_cast<float>(max(h, kGpu).item<bfloat16_t>())));
+  EXPECT_TRUE(std::isnan(static_cast<float>(min(h, kGpu).item<bfloat16_t>())));
 }
 
 TEST_F(GpuReduce, DenseAfterFlippingAndSortingReducedAxes) {
