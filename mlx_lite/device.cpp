@@ -2,11 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "backend/common/log.h"
 #include "backend/gpu_backend.h"
@@ -15,14 +16,29 @@ namespace mlx_lite {
 
 namespace {
 
-void require_gpu() {
-  if (gpu_backend::is_active()) return;
-  if (detail::device_setting() == "cpu") {
-    throw std::runtime_error("[gpu] The GPU was asked for, but MLX_LITE_DEVICE=cpu disables it.");
+// Why the GPU cannot be used, or nothing when it can.
+std::optional<std::string> gpu_unavailable_reason() {
+  if (gpu_backend::is_active()) return std::nullopt;
+  if (detail::device_setting() == "cpu") return "MLX_LITE_DEVICE=cpu disables it";
+  return "no Vulkan device can be used (install a Vulkan driver, e.g. Debian's "
+         "mesa-vulkan-drivers for lavapipe); Device::cpu keeps working";
+}
+
+// A call that names the GPU where there is none is a bad argument, as in MLX.
+void require_gpu(const char* op) {
+  if (auto why = gpu_unavailable_reason()) {
+    throw std::invalid_argument(fmt::format("[{}] The GPU was asked for, but {}.", op, *why));
   }
-  throw std::runtime_error(
-      "[gpu] The GPU was asked for, but no Vulkan device can be used (install a Vulkan driver, "
-      "e.g. Debian's mesa-vulkan-drivers for lavapipe); Device::cpu keeps working.");
+}
+
+// Every stream made, in order: get_stream() and get_streams() read it.
+struct StreamRegistry {
+  std::mutex mutex;
+  std::vector<Stream> streams;
+};
+StreamRegistry& stream_registry() {
+  static auto* registry = new StreamRegistry;  // leaked: streams outlive static destruction
+  return *registry;
 }
 
 // gpu whenever a Vulkan device can be used, unless MLX_LITE_DEVICE says.
@@ -31,7 +47,10 @@ Device choose_initial_device() {
   if (env.empty()) return gpu_backend::is_active() ? Device::gpu : Device::cpu;
   if (env == "cpu") return Device::cpu;
   if (env == "gpu") {
-    require_gpu();
+    // A setting the process cannot honour: not an argument error.
+    if (auto why = gpu_unavailable_reason()) {
+      throw std::runtime_error(fmt::format("[gpu] MLX_LITE_DEVICE=gpu, but {}.", *why));
+    }
     return Device::gpu;
   }
   throw std::invalid_argument(fmt::format("MLX_LITE_DEVICE must be 'cpu' or 'gpu', got '{}'", env));
@@ -68,6 +87,7 @@ const Device& default_device() {
 }
 
 void set_default_device(const Device& d) {
+  if (d.type == Device::gpu) require_gpu("set_default_device");
   mutable_default_device() = d;
 }
 
@@ -76,6 +96,7 @@ bool is_available(const Device& d) {
 }
 
 Stream default_stream(Device d) {
+  if (d.type == Device::gpu) require_gpu("default_stream");
   auto& slot = thread_streams.of(d.type);
   if (!slot) slot = new_stream(d);
   return *slot;
@@ -86,17 +107,38 @@ void set_default_stream(Stream s) {
 }
 
 Stream new_stream(Device d) {
-  static std::atomic<int> next{0};
-  return Stream(next.fetch_add(1, std::memory_order_relaxed), d);
+  if (d.type == Device::gpu) require_gpu("new_stream");
+  auto& registry = stream_registry();
+  std::lock_guard lock(registry.mutex);
+  const Stream s(static_cast<int>(registry.streams.size()), d);
+  registry.streams.push_back(s);
+  return s;
+}
+
+Stream get_stream(int index) {
+  auto& registry = stream_registry();
+  std::lock_guard lock(registry.mutex);
+  if (index < 0 || index >= static_cast<int>(registry.streams.size())) {
+    throw std::invalid_argument(fmt::format(
+        "[get_stream] There is no stream {}; new_stream() has made {} streams (0 to {}).", index,
+        registry.streams.size(), static_cast<int>(registry.streams.size()) - 1));
+  }
+  return registry.streams[index];
+}
+
+std::vector<Stream> get_streams() {
+  auto& registry = stream_registry();
+  std::lock_guard lock(registry.mutex);
+  return registry.streams;
 }
 
 Stream to_stream(StreamOrDevice s) {
   if (auto* stream = std::get_if<Stream>(&s)) {
-    if (stream->device.type == Device::gpu) require_gpu();
+    if (stream->device.type == Device::gpu) require_gpu("stream");
     return *stream;
   }
   if (auto* device = std::get_if<Device>(&s)) {
-    if (device->type == Device::gpu) require_gpu();
+    if (device->type == Device::gpu) require_gpu("device");
     return default_stream(*device);
   }
   return default_stream(default_device());

@@ -66,6 +66,29 @@ std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, const ch
   return out;
 }
 
+int normalize_axis_index(int axis, int ndim, const std::string& msg_prefix) {
+  if (axis < -ndim || axis >= ndim) {
+    throw std::out_of_range(fmt::format(
+        "{}Axis {} is out of range for an array with {} dimensions (expected {} <= axis < {}).",
+        msg_prefix, axis, ndim, -ndim, ndim));
+  }
+  return axis < 0 ? axis + ndim : axis;
+}
+
+std::vector<int> normalize_axes_index(const std::vector<int>& axes, int ndim, const char* op) {
+  const std::string prefix = fmt::format("[{}] ", op);
+  std::vector<int> out;
+  out.reserve(axes.size());
+  for (int a : axes) out.push_back(normalize_axis_index(a, ndim, prefix));
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (std::find(out.begin(), out.begin() + i, out[i]) != out.begin() + i) {
+      throw std::invalid_argument(
+          fmt::format("[{}] Axis {} is repeated in axes ({}).", op, axes[i], fmt::join(axes, ",")));
+    }
+  }
+  return out;
+}
+
 Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const Shape& strides,
                       const char* op) {
   const size_t nd = shape.size();
@@ -103,6 +126,21 @@ Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const
 std::string shape_string(const Shape& shape) {
   if (shape.size() == 1) return fmt::format("({},)", shape[0]);
   return fmt::format("({})", fmt::join(shape, ","));
+}
+
+StreamContext::StreamContext(StreamOrDevice s) : saved_(default_stream(default_device())) {
+  if (std::holds_alternative<std::monostate>(s)) {
+    // std::runtime_error, as MLX's.
+    throw std::runtime_error("[StreamContext] Give a stream or a device to make the default.");
+  }
+  const Stream stream = to_stream(s);
+  set_default_device(stream.device);
+  set_default_stream(stream);
+}
+
+StreamContext::~StreamContext() {
+  set_default_device(saved_.device);
+  set_default_stream(saved_);
 }
 
 std::ostream& operator<<(std::ostream& os, const Device& d) {

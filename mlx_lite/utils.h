@@ -38,6 +38,17 @@ int normalize_axis(int axis, int ndim, const char* op);
 /// range or given twice.
 std::vector<int> normalize_axes(const std::vector<int>& axes, int ndim, const char* op);
 
+/// `axis` in [-ndim, ndim) made non-negative; throws std::out_of_range
+/// (prefixing its message with `msg_prefix`) otherwise, as MLX's. The ops
+/// whose axis errors are std::out_of_range in MLX (reductions, argmax/argmin,
+/// softmax, logsumexp, moveaxis, swapaxes, concatenate, stack, repeat) use it.
+int normalize_axis_index(int axis, int ndim, const std::string& msg_prefix = "");
+
+/// Each axis normalized by normalize_axis_index (std::out_of_range, every
+/// axis checked before repeats are), then std::invalid_argument on an axis
+/// given twice, as MLX's reductions check their axes.
+std::vector<int> normalize_axes_index(const std::vector<int>& axes, int ndim, const char* op);
+
 /// Python's slicing rules applied to each axis of `shape`: negative bounds
 /// count from the end, bounds clamp to what a step in that direction can reach.
 /// Rewrites `start` to the first index taken (0 for an empty axis) and returns
@@ -48,6 +59,25 @@ Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const
 
 /// "(2,3,4)" (and "(5,)" for one dim), the way messages print shapes.
 std::string shape_string(const Shape& shape);
+
+/// Makes a stream (or a device's default stream) the default, and its device
+/// the default device, for the context's lifetime; the destructor restores
+/// the defaults it found. As MLX's, it changes the default device for every
+/// thread and the default stream for the calling thread.
+class StreamContext {
+ public:
+  /// Throws std::runtime_error (as MLX) when `s` names neither a stream nor
+  /// a device, std::invalid_argument when it names the GPU where none can be
+  /// used.
+  explicit StreamContext(StreamOrDevice s);
+  /// Restores the default device and stream.
+  ~StreamContext();
+  StreamContext(const StreamContext&) = delete;
+  StreamContext& operator=(const StreamContext&) = delete;
+
+ private:
+  Stream saved_;
+};
 
 /// Prints MLX's format: Device(gpu, 0).
 std::ostream& operator<<(std::ostream& os, const Device& d);

@@ -96,7 +96,7 @@ Dtype at_least_float(Dtype t) {
 
 array reduce(const array& a, const std::vector<int>& axes_in, bool keepdims,
              Reduce::ReduceType type, const char* op, StreamOrDevice s) {
-  auto axes = normalize_axes(axes_in, a.ndim(), op);
+  auto axes = normalize_axes_index(axes_in, a.ndim(), op);
   std::sort(axes.begin(), axes.end());
   if (type == Reduce::Min || type == Reduce::Max) {
     for (int ax : axes) {
@@ -166,7 +166,10 @@ array logsumexp(const array& a, const std::vector<int>& axes_in, bool keepdims, 
         "[logsumexp] Received an empty array of shape {}; expected at least one element.",
         shape_string(a.shape())));
   }
-  auto axes = normalize_axes(axes_in, a.ndim(), "logsumexp");
+  if (a.ndim() == 0 && !axes_in.empty()) {
+    throw std::invalid_argument("[logsumexp] A 0-D array has no axes to reduce over.");
+  }
+  auto axes = normalize_axes_index(axes_in, a.ndim(), "logsumexp");
   auto out_type = at_least_float(a.dtype());
   auto in = a.dtype() == out_type ? a : astype(a, out_type, s);
   if (axes.size() == 1 && axes[0] == a.ndim() - 1) {
@@ -217,7 +220,7 @@ namespace {
 
 array arg_reduce(const array& a, int axis_in, bool keepdims, ArgReduce::ReduceType type,
                  const char* op, StreamOrDevice s) {
-  int axis = normalize_axis(axis_in, a.ndim(), op);
+  int axis = normalize_axis_index(axis_in, a.ndim(), fmt::format("[{}] ", op));
   if (a.shape(axis) == 0) {
     throw std::invalid_argument(
         fmt::format("[{}] Cannot reduce over axis {} of size 0 (array shape {}).", op, axis_in,
@@ -265,7 +268,10 @@ array cumsum(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
 }
 
 array softmax(const array& a, const std::vector<int>& axes_in, bool precise, StreamOrDevice s) {
-  auto axes = normalize_axes(axes_in, a.ndim(), "softmax");
+  if (a.ndim() == 0 && !axes_in.empty()) {
+    throw std::invalid_argument("[softmax] A 0-D array has no axes to take the softmax over.");
+  }
+  auto axes = normalize_axes_index(axes_in, a.ndim(), "softmax");
   if (a.size() == 0) return a;
   auto out_type = at_least_float(a.dtype());
   if (axes.size() == 1 && axes[0] == a.ndim() - 1) {
