@@ -69,8 +69,9 @@ TEST(Autodiff, ValueAndGradOfSeveralArguments) {
   auto [value, grads] = value_and_grad(f, std::vector<int>{2, 0})({a, b, c});
   EXPECT_NEAR(values(value)[0], 6 + std::exp(0.5), 1e-5);
   ASSERT_EQ(grads.size(), 2u);
-  EXPECT_NEAR(values(grads[0])[0], std::exp(0.5), 1e-5);  // d/dc
-  EXPECT_NEAR(values(grads[1])[0], 3.0, 1e-6);            // d/da
+  // In increasing input order, as MLX's value_and_grad returns them.
+  EXPECT_NEAR(values(grads[0])[0], 3.0, 1e-6);            // d/da
+  EXPECT_NEAR(values(grads[1])[0], std::exp(0.5), 1e-5);  // d/dc
 }
 
 TEST(Autodiff, StopGradientAndUnusedInputsGiveZeros) {
@@ -106,9 +107,11 @@ TEST(Autodiff, BadCallsSayWhatWasExpected) {
             }).find("must be a scalar"),
             std::string::npos);
   auto f2 = [](const std::vector<array>& in) { return in[0] * in[1]; };
+  // Repeats are found at the call, as in MLX: a negative argnum needs the
+  // number of inputs to say which input it names.
   EXPECT_NE(error_of([&] {
-              grad(f2, std::vector<int>{0, 0});
-            }).find("repeats 0"),
+              grad(f2, std::vector<int>{0, 0})({array({1.0f}), array({2.0f})});
+            }).find("name one input twice"),
             std::string::npos);
   EXPECT_NE(error_of([&] {
               grad(f2, 2)({array({1.0f}), array({2.0f})});
@@ -118,8 +121,8 @@ TEST(Autodiff, BadCallsSayWhatWasExpected) {
               vjp(f, array({1.0f}), array({1.0f, 2.0f}));
             }).find("shape (2,)"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { vjp(f, array({1.0f}), array({1})); }).find("dtype int32"),
-            std::string::npos);
+  // A cotangent of another dtype is cast, as MLX does (issue 14): no error.
+  EXPECT_EQ(error_of([&] { vjp(f, array({1.0f}), array({1})); }), "");
   EXPECT_NE(error_of([&] {
               vjp(
                   [](const std::vector<array>& in) {

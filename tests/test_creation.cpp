@@ -107,21 +107,25 @@ TEST(Linspace, EvenlySpacedInclusive) {
       << msg;
 }
 
-TEST(Full, BroadcastViewOfOneValue) {
+// Issue 14: MLX's full/zeros/ones are dense arrays once evaluated (its Full
+// copies the broadcast value); this test asserted stride-0 views before.
+TEST(Full, DenseCopyOfTheValues) {
   for (Dtype dt : all_dtypes) {
     array f = full({3, 4}, 1, dt);
     EXPECT_EQ(f.shape(), (Shape{3, 4}));
     EXPECT_EQ(f.dtype(), dt);
     EXPECT_EQ(values(f), std::vector<double>(12, 1)) << dt;
-    // No buffer of the full size: every stride is 0.
-    EXPECT_EQ(f.strides(), (Strides{0, 0})) << dt;
+    EXPECT_EQ(f.strides(), (Strides{4, 1})) << dt;
+    EXPECT_TRUE(f.flags().row_contiguous) << dt;
+    EXPECT_EQ(f.data_size(), 12u) << dt;
   }
   array v = array({1.5f, -2.0f, 3.0f});
   array f = full({2, 3}, v);
   EXPECT_EQ(values(f), (std::vector<double>{1.5, -2, 3, 1.5, -2, 3}));
   f.eval();
   v.eval();
-  EXPECT_EQ(f.data_shared_ptr(), v.data_shared_ptr());
+  EXPECT_NE(f.data_shared_ptr(), v.data_shared_ptr());
+  EXPECT_EQ(f.strides(), (Strides{3, 1}));
   EXPECT_EQ(f.dtype(), float32);
   array g = full({2, 3}, v, int32);
   EXPECT_EQ(g.dtype(), int32);

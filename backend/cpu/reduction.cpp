@@ -65,9 +65,16 @@ constexpr A init_value() {
 }
 
 // Combines two partial results; max and min let NaN win, as numpy does.
+// Integer sums and products wrap, as numpy's do: signed ones through the
+// unsigned type, whose overflow is defined (a signed overflow is undefined
+// behaviour); C++20 defines the conversion back as modular.
 template <Reduce::ReduceType R, typename A>
 inline A combine(A a, A b) {
-  if constexpr (R == Reduce::Sum)
+  if constexpr ((R == Reduce::Sum || R == Reduce::Prod) && std::is_integral_v<A> &&
+                std::is_signed_v<A>) {
+    using U = std::make_unsigned_t<A>;
+    return static_cast<A>(R == Reduce::Sum ? U(a) + U(b) : U(a) * U(b));
+  } else if constexpr (R == Reduce::Sum)
     return a + b;
   else if constexpr (R == Reduce::Prod)
     return a * b;

@@ -33,6 +33,14 @@ array arange(double start, double stop, double step, Dtype dtype, StreamOrDevice
         start, stop, step, INT_MAX));
   }
   const int size = std::max(static_cast<int>(length), 0);
+  if (is_integral(dtype)) {
+    // numpy and MLX step an integer range by int(start + step) - int(start),
+    // so arange(0, 5, 0.5, int32) is ten zeros and arange(0, 5, 1.5, int32) is
+    // 0, 1, 2, 3; the length still comes from the fractional step.
+    const double first = std::trunc(start);
+    step = std::trunc(start + step) - first;
+    start = first;
+  }
   return array({size}, dtype, std::make_shared<Arange>(to_stream(s), start, step), {});
 }
 
@@ -84,7 +92,10 @@ array full(Shape shape, array vals, Dtype dtype, StreamOrDevice s) {
           fmt::format("[full] Shape {} has a negative dimension.", shape_string(shape)));
     }
   }
-  return broadcast_to(astype(std::move(vals), dtype, s), shape, s);
+  // A copy of the broadcast, as MLX's Full: evaluated, the result is a dense
+  // row-contiguous array of its own (flags, strides and nbytes of the full
+  // shape, donatable to the next op), not a stride-0 view of one element.
+  return copy(broadcast_to(astype(std::move(vals), dtype, s), shape, s), s);
 }
 
 array full(Shape shape, array vals, StreamOrDevice s) {

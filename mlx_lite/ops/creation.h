@@ -9,8 +9,10 @@ namespace mlx_lite {
 
 /// [start, stop) in steps of `step`, as numpy.arange. start defaults to 0
 /// and step to 1; the dtype, unless given, is float32 for double bounds and
-/// int32 for int ones. Throws std::invalid_argument for a 0 step, a bool
-/// dtype, or a length past INT_MAX.
+/// int32 for int ones. An integer dtype steps by int(start + step) -
+/// int(start) from int(start), as numpy and MLX do (the length still comes
+/// from `step`). Throws std::invalid_argument for a 0 step, a bool dtype, or a
+/// length past INT_MAX.
 /// @{
 array arange(double start, double stop, double step, Dtype dtype, StreamOrDevice s = {});
 array arange(double start, double stop, double step, StreamOrDevice s = {});
@@ -30,8 +32,8 @@ array linspace(double start, double stop, int num = 50, Dtype dtype = float32,
                StreamOrDevice s = {});
 
 /// `vals` broadcast to `shape`, converted to `dtype` when one is given (a
-/// scalar `val` becomes array(val) first). A broadcast view of the values,
-/// as in MLX: no buffer of the full size exists until a consumer needs one.
+/// scalar `val` becomes array(val) first). As in MLX, the result is a dense
+/// row-contiguous array once evaluated (a copy of the broadcast values).
 /// Throws std::invalid_argument for a negative dim or values that do not
 /// broadcast to `shape`.
 /// @{

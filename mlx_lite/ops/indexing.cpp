@@ -225,6 +225,15 @@ array take_along_axis(const array& a, const array& indices, int axis, StreamOrDe
   array src = shape == a.shape() ? a : broadcast_to(a, shape, s);
   shape[axis] = indices.shape(axis);
   array idx = shape == indices.shape() ? indices : broadcast_to(indices, shape, s);
+  // An empty result reads nothing, as in MLX; gather could not even cut its
+  // slices of size 1 from a zero-length dim of `a`.
+  if (std::ranges::find(shape, 0) != shape.end()) return zeros(shape, a.dtype(), s);
+  if (a.shape(axis) == 0) {
+    throw std::invalid_argument(fmt::format(
+        "[take_along_axis] Cannot take {} elements along axis {} of the array of shape {}, which "
+        "has none.",
+        indices.shape(axis), axis, shape_string(a.shape())));
+  }
 
   std::vector<int> dims(a.ndim());
   std::iota(dims.begin(), dims.end(), 0);
@@ -246,6 +255,14 @@ array put_along_axis(const array& a, const array& indices, const array& values, 
     throw std::invalid_argument(fmt::format(
         "[put_along_axis] Values of shape {} cannot be broadcast to the indexed shape {}.",
         shape_string(values.shape()), shape_string(shape)));
+  }
+  // No position is written: `a` is the result, as in MLX.
+  if (std::ranges::find(shape, 0) != shape.end()) return a;
+  if (a.shape(axis) == 0) {
+    throw std::invalid_argument(fmt::format(
+        "[put_along_axis] Cannot put {} elements along axis {} of the array of shape {}, which "
+        "has none.",
+        indices.shape(axis), axis, shape_string(a.shape())));
   }
   array update = values.shape() == shape ? values : broadcast_to(values, shape, s);
   // Each update is a slice of size 1 in every dim of a.

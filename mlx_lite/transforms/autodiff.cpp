@@ -12,6 +12,7 @@
 
 #include "mlx_lite/ops/binary.h"
 #include "mlx_lite/ops/creation.h"
+#include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives.h"
 #include "mlx_lite/transforms/tracing.h"
 #include "mlx_lite/utils.h"
@@ -66,6 +67,7 @@ std::vector<array> stand_ins(const std::vector<array>& primals) {
   for (const auto& p : primals) {
     out.emplace_back(p.shape(), p.dtype(), std::make_shared<Primal>(to_stream({})),
                      std::vector<array>{p});
+    detail::set_tracer(out.back(), true);
   }
   return out;
 }
@@ -125,15 +127,16 @@ Trace trace(const std::vector<array>& outputs, const std::vector<array>& stand_i
   return t;
 }
 
-void check_like(const char* transform, const char* what, size_t i, const array& given,
-                const array& like, const char* like_name) {
-  if (given.shape() != like.shape() || given.dtype() != like.dtype()) {
+// A cotangent or tangent must have its output's or primal's shape; its dtype
+// is cast to theirs, as MLX does.
+array shaped_like(const char* transform, const char* what, size_t i, const array& given,
+                  const array& like, const char* like_name) {
+  if (given.shape() != like.shape()) {
     throw std::invalid_argument(fmt::format(
-        "[{}] {} {} has shape {} and dtype {}, but {} {} has shape {} and dtype {}; they must "
-        "match.",
-        transform, what, i, shape_string(given.shape()), given.dtype(), like_name, i,
-        shape_string(like.shape()), like.dtype()));
+        "[{}] {} {} has shape {}, but {} {} has shape {}; they must match.", transform, what, i,
+        shape_string(given.shape()), like_name, i, shape_string(like.shape())));
   }
+  return astype(given, like.dtype());
 }
 
 // A rule's results: one per argnum, each shaped and typed as its input.
@@ -175,14 +178,14 @@ std::pair<std::vector<array>, std::vector<array>> vjp_impl(
   detail::InTracing tracing;
   const std::vector<array> inputs = stand_ins(primals);
   std::vector<array> outputs = fun(inputs);
-  const std::vector<array> cotangents = cotangents_for(outputs);
+  std::vector<array> cotangents = cotangents_for(outputs);
   if (cotangents.size() != outputs.size()) {
     throw std::invalid_argument(
         fmt::format("[vjp] The function has {} outputs but {} cotangents were given.",
                     outputs.size(), cotangents.size()));
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
-    check_like("vjp", "Cotangent", i, cotangents[i], outputs[i], "output");
+    cotangents[i] = shaped_like("vjp", "Cotangent", i, cotangents[i], outputs[i], "output");
   }
 
   Trace t = trace(outputs, inputs);
@@ -246,15 +249,16 @@ std::pair<std::vector<array>, std::vector<array>> jvp(
         fmt::format("[jvp] {} primals but {} tangents were given; give one tangent per primal.",
                     primals.size(), tangents.size()));
   }
+  std::vector<array> cast_tangents;
   for (size_t i = 0; i < primals.size(); ++i) {
-    check_like("jvp", "Tangent", i, tangents[i], primals[i], "primal");
+    cast_tangents.push_back(shaped_like("jvp", "Tangent", i, tangents[i], primals[i], "primal"));
   }
   detail::InTracing tracing;
   const std::vector<array> inputs = stand_ins(primals);
   std::vector<array> outputs = fun(inputs);
   Trace t = trace(outputs, inputs);
   absl::flat_hash_map<std::uintptr_t, array> tan;
-  for (size_t i = 0; i < inputs.size(); ++i) tan.try_emplace(inputs[i].id(), tangents[i]);
+  for (size_t i = 0; i < inputs.size(); ++i) tan.try_emplace(inputs[i].id(), cast_tangents[i]);
   for (const auto& node : t.tape) {
     const std::vector<int> argnums = t.argnums(node);
     std::vector<array> in_tans;
@@ -280,27 +284,38 @@ std::pair<array, array> jvp(const std::function<array(const array&)>& fun, const
   return {outs[0], jvps[0]};
 }
 
+namespace {
+
+// argnums counted from the front (negative ones from the back), in increasing
+// order: MLX's order for the gradients, whatever order they were named in.
+std::vector<int> normalize_argnums(const std::vector<int>& argnums, size_t num_inputs) {
+  std::vector<int> out;
+  for (int a : argnums) out.push_back(a < 0 ? a + static_cast<int>(num_inputs) : a);
+  std::ranges::sort(out);
+  if (std::ranges::adjacent_find(out) != out.end()) {
+    throw std::invalid_argument(fmt::format(
+        "[value_and_grad] argnums {} name one input twice (negative ones count from the end of "
+        "the {} inputs); each input may be named once.",
+        fmt::join(argnums, ", "), num_inputs));
+  }
+  if (out.front() < 0 || out.back() >= static_cast<int>(num_inputs)) {
+    throw std::invalid_argument(
+        fmt::format("[value_and_grad] argnums {} are out of range for a call with {} inputs.",
+                    fmt::join(argnums, ", "), num_inputs));
+  }
+  return out;
+}
+
+}  // namespace
+
 ValueAndGradFn value_and_grad(
     const std::function<std::vector<array>(const std::vector<array>&)>& fun,
-    const std::vector<int>& argnums) {
-  if (argnums.empty()) {
+    const std::vector<int>& given_argnums) {
+  if (given_argnums.empty()) {
     throw std::invalid_argument("[value_and_grad] argnums is empty; name at least one input.");
   }
-  for (size_t i = 0; i < argnums.size(); ++i) {
-    if (std::find(argnums.begin(), argnums.begin() + i, argnums[i]) != argnums.begin() + i) {
-      throw std::invalid_argument(
-          fmt::format("[value_and_grad] argnums {} repeats {}; each input may be named once.",
-                      fmt::join(argnums, ", "), argnums[i]));
-    }
-  }
-  return [fun, argnums](const std::vector<array>& inputs) {
-    for (int a : argnums) {
-      if (a < 0 || a >= static_cast<int>(inputs.size())) {
-        throw std::invalid_argument(
-            fmt::format("[value_and_grad] argnum {} is out of range for a call with {} inputs.", a,
-                        inputs.size()));
-      }
-    }
+  return [fun, given_argnums](const std::vector<array>& inputs) {
+    const std::vector<int> argnums = normalize_argnums(given_argnums, inputs.size());
     std::vector<array> primals;
     for (int a : argnums) primals.push_back(inputs[a]);
     std::vector<array> values;

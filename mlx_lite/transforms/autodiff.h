@@ -15,9 +15,9 @@
 namespace mlx_lite {
 
 /// The outputs of fun(primals) and the vector-Jacobian products of
-/// `cotangents` (one per output, of its shape and dtype) with respect to each
-/// primal. A wrong count, shape or dtype of cotangents throws
-/// std::invalid_argument.
+/// `cotangents` (one per output, of its shape; cast to its dtype, as MLX
+/// does) with respect to each primal. A wrong count or shape of cotangents
+/// throws std::invalid_argument.
 /// @{
 std::pair<std::vector<array>, std::vector<array>> vjp(
     const std::function<std::vector<array>(const std::vector<array>&)>& fun,
@@ -27,8 +27,8 @@ std::pair<array, array> vjp(const std::function<array(const array&)>& fun, const
 /// @}
 
 /// The outputs of fun(primals) and the Jacobian-vector products with
-/// `tangents` (one per primal, of its shape and dtype), one per output. A
-/// wrong count, shape or dtype of tangents throws std::invalid_argument.
+/// `tangents` (one per primal, of its shape; cast to its dtype), one per
+/// output. A wrong count or shape of tangents throws std::invalid_argument.
 /// @{
 std::pair<std::vector<array>, std::vector<array>> jvp(
     const std::function<std::vector<array>(const std::vector<array>&)>& fun,
@@ -48,10 +48,12 @@ using SimpleValueAndGradFn =
 
 /// value_and_grad(fun, argnums)(inputs) gives fun's outputs and the gradients
 /// of its first output (a scalar: one element) with respect to the inputs
-/// listed in argnums (distinct, in range, at least one). One argnum stands for
-/// a list of one (by default the first input); a function of one array gives
-/// its value and gradient. Throws std::invalid_argument for argnums that are
-/// empty or repeat one, and, at the call, for an argnum out of range or a
+/// listed in argnums (at least one; negative ones count from the end, as in
+/// MLX). The gradients come in increasing input order, whatever order argnums
+/// lists them in, as MLX's do. One argnum stands for a list of one (by
+/// default the first input); a function of one array gives its value and
+/// gradient. Throws std::invalid_argument for empty argnums, and, at the
+/// call, for argnums that name one input twice or are out of range, or a
 /// first output that is not a scalar.
 /// @{
 ValueAndGradFn value_and_grad(
