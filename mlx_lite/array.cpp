@@ -21,15 +21,14 @@ namespace mlx_lite {
 namespace {
 
 size_t shape_size(const Shape& shape) {
-  size_t n = 1;
   for (auto d : shape) {
     if (d < 0) {
       throw std::invalid_argument(
           fmt::format("[array] Shape ({}) has a negative dimension.", fmt::join(shape, ",")));
     }
-    n *= static_cast<size_t>(d);
   }
-  return n;
+  // The last guard against a wrapped size: ops check their shapes first.
+  return static_cast<size_t>(checked_size(shape, "array"));
 }
 
 array::Flags compute_flags(const Shape& shape, const Strides& strides, size_t size) {

@@ -1,6 +1,7 @@
 #include "mlx_lite/utils.h"
 
 #include <algorithm>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 
@@ -121,6 +122,27 @@ Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const
     extent[i] = static_cast<ShapeElem>(len);
   }
   return extent;
+}
+
+ShapeElem checked_dim(int64_t dim, const char* op) {
+  if (dim > std::numeric_limits<ShapeElem>::max() || dim < std::numeric_limits<ShapeElem>::min()) {
+    throw std::overflow_error(
+        fmt::format("[{}] A dimension of size {} does not fit in a shape (at most {}).", op, dim,
+                    std::numeric_limits<ShapeElem>::max()));
+  }
+  return static_cast<ShapeElem>(dim);
+}
+
+int64_t checked_product(const int32_t* begin, const int32_t* end, const char* op) {
+  int64_t n = 1;
+  for (const int32_t* d = begin; d != end; ++d) {
+    if (__builtin_mul_overflow(n, static_cast<int64_t>(*d), &n)) {
+      throw std::overflow_error(
+          fmt::format("[{}] The number of elements of shape ({}) does not fit in 64 bits.", op,
+                      fmt::join(begin, end, ",")));
+    }
+  }
+  return n;
 }
 
 std::string shape_string(const Shape& shape) {

@@ -57,6 +57,22 @@ std::vector<int> normalize_axes_index(const std::vector<int>& axes, int ndim, co
 Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const Shape& strides,
                       const char* op);
 
+/// Checked shape arithmetic (MLX throws std::overflow_error where a size
+/// leaves its type). Every op that computes a dimension or an element count
+/// goes through these, in 64 bits, before it builds an array.
+/// `dim` (a sum or product of dims, computed in int64) as a dimension of a
+/// Shape; throws std::overflow_error naming `op` when it does not fit in
+/// ShapeElem (int32, as in MLX).
+ShapeElem checked_dim(int64_t dim, const char* op);
+/// The product of `dims`, checked step by step; throws std::overflow_error
+/// naming `op` when it does not fit in int64.
+/// @{
+int64_t checked_product(const int32_t* begin, const int32_t* end, const char* op);
+inline int64_t checked_size(const Shape& shape, const char* op) {
+  return checked_product(shape.data(), shape.data() + shape.size(), op);
+}
+/// @}
+
 /// "(2,3,4)" (and "(5,)" for one dim), the way messages print shapes.
 std::string shape_string(const Shape& shape);
 

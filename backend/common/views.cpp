@@ -3,6 +3,8 @@
 // or a contiguous copy can be such a view. eval_cpu and eval_gpu call these.
 #include "mlx_lite/primitives/views.h"
 
+#include <algorithm>
+
 namespace mlx_lite {
 
 void Broadcast::eval(const std::vector<array>& inputs, array& out) {
@@ -74,6 +76,48 @@ void Slice::eval(const std::vector<array>& inputs, array& out) {
     if (out.size() > 0) offset += start_[i] * in.strides()[i];
   }
   out.copy_shared_buffer(in, strides, offset);
+}
+
+void AsStrided::eval(const std::vector<array>& inputs, array& out) {
+  out.copy_shared_buffer(inputs[0], strides_, inputs[0].offset() + offset_);
+}
+
+void Diagonal::eval(const std::vector<array>& inputs, array& out) {
+  const array& in = inputs[0];
+  Strides strides;
+  for (int i = 0; i < in.ndim(); ++i) {
+    if (i != axis1_ && i != axis2_) strides.push_back(in.strides()[i]);
+  }
+  const int64_t s1 = in.strides()[axis1_], s2 = in.strides()[axis2_];
+  // One step along the diagonal is one step along each of the two axes.
+  strides.push_back(s1 + s2);
+  int64_t offset = in.offset();
+  if (out.size() > 0) {
+    offset += std::max(-offset_, 0) * s1 + std::max(offset_, 0) * s2;
+  }
+  out.copy_shared_buffer(in, strides, offset);
+}
+
+bool View::try_view(const array& in, array& out) {
+  const int64_t ib = static_cast<int64_t>(in.itemsize());
+  const int64_t ob = static_cast<int64_t>(out.itemsize());
+  if (ib == ob) {
+    out.copy_shared_buffer(in);
+    return true;
+  }
+  // Element sizes differ: the last axis must be dense (its elements' bytes
+  // are regrouped), and every other stride and the offset must be whole
+  // numbers of the new element size.
+  const int nd = in.ndim();
+  if (in.shape(nd - 1) != 1 && in.strides()[nd - 1] != 1) return false;
+  if (in.offset() * ib % ob != 0) return false;
+  Strides strides(nd, 1);
+  for (int i = 0; i + 1 < nd; ++i) {
+    if (in.strides()[i] * ib % ob != 0) return false;
+    strides[i] = in.strides()[i] * ib / ob;
+  }
+  out.copy_shared_buffer(in, strides, in.offset() * ib / ob);
+  return true;
 }
 
 bool Contiguous::try_share(const array& in, array& out) const {

@@ -1,6 +1,7 @@
-// Creation ops. arange and eye are primitives; full (and so zeros and ones)
-// is a broadcast view of one value, as in MLX, so no buffer of the full size
-// exists until a consumer needs one; linspace is composed as MLX composes it.
+// Creation ops. arange and eye are primitives; full (and so zeros, ones and
+// full_like) is a broadcast view of one value, as in MLX, so no buffer of the
+// full size exists until a consumer needs one; linspace, identity, tri and
+// meshgrid are composed as MLX composes them.
 #include "mlx_lite/ops/creation.h"
 
 #include <climits>
@@ -92,6 +93,7 @@ array full(Shape shape, array vals, Dtype dtype, StreamOrDevice s) {
           fmt::format("[full] Shape {} has a negative dimension.", shape_string(shape)));
     }
   }
+  checked_size(shape, "full");
   // A copy of the broadcast, as MLX's Full: evaluated, the result is a dense
   // row-contiguous array of its own (flags, strides and nbytes of the full
   // shape, donatable to the next op), not a stride-0 view of one element.
@@ -122,6 +124,48 @@ array eye(int n, int m, int k, Dtype dtype, StreamOrDevice s) {
         fmt::format("[eye] Got n = {} and m = {}; both must be non-negative.", n, m));
   }
   return array({n, m}, dtype, std::make_shared<Eye>(to_stream(s), k), {});
+}
+
+array full_like(const array& a, array vals, Dtype dtype, StreamOrDevice s) {
+  Shape shape = broadcast_shapes(a.shape(), vals.shape(), "full_like");
+  return full(std::move(shape), std::move(vals), dtype, s);
+}
+
+array full_like(const array& a, array vals, StreamOrDevice s) {
+  return full_like(a, std::move(vals), a.dtype(), s);
+}
+
+array identity(int n, Dtype dtype, StreamOrDevice s) {
+  return eye(n, n, 0, dtype, s);
+}
+
+array tri(int n, int m, int k, Dtype type, StreamOrDevice s) {
+  // Row i keeps column j when j <= i + k: compare a column of i + k with a
+  // row of j, in int64 so that no k wraps.
+  array rows = add(arange(0.0, static_cast<double>(n), 1.0, int64, s), array(int64_t{k}), s);
+  array cols = arange(0.0, static_cast<double>(m), 1.0, int64, s);
+  array mask = greater_equal(expand_dims(rows, 1, s), expand_dims(cols, 0, s), s);
+  return astype(mask, type, s);
+}
+
+std::vector<array> meshgrid(const std::vector<array>& arrays, bool sparse,
+                            const std::string& indexing, StreamOrDevice s) {
+  if (indexing != "xy" && indexing != "ij") {
+    throw std::invalid_argument(
+        fmt::format("[meshgrid] Unknown indexing \"{}\"; expected \"xy\" or \"ij\".", indexing));
+  }
+  // Input i becomes a vector along axis i ("ij"); "xy" swaps the first two
+  // axes, so x varies along columns and y along rows.
+  const int nd = static_cast<int>(arrays.size());
+  std::vector<array> out;
+  for (int i = 0; i < nd; ++i) {
+    int axis = i;
+    if (indexing == "xy" && nd > 1 && i < 2) axis = 1 - i;
+    Shape shape(nd, 1);
+    shape[axis] = checked_dim(static_cast<int64_t>(arrays[i].size()), "meshgrid");
+    out.push_back(reshape(arrays[i], std::move(shape), s));
+  }
+  return sparse ? out : broadcast_arrays(out, s);
 }
 
 bool Arange::is_equivalent(const Primitive& other) const {

@@ -2,6 +2,9 @@
 /// Arrays made from nothing but a shape and values.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "mlx_lite/array.h"
 #include "mlx_lite/device.h"
 
@@ -49,6 +52,24 @@ array full(Shape shape, T val, StreamOrDevice s = {}) {
 }
 /// @}
 
+/// `vals` broadcast against a's shape (both ways, as MLX: the result has
+/// the broadcast of the two shapes), as `dtype`, a's dtype when none is
+/// given; a scalar `val` becomes array(val, dtype) first. A broadcast view of
+/// the values, as full(). Throws std::invalid_argument when the shapes do not
+/// broadcast.
+/// @{
+array full_like(const array& a, array vals, Dtype dtype, StreamOrDevice s = {});
+array full_like(const array& a, array vals, StreamOrDevice s = {});
+template <typename T>
+array full_like(const array& a, T val, Dtype dtype, StreamOrDevice s = {}) {
+  return full_like(a, array(val, dtype), dtype, s);
+}
+template <typename T>
+array full_like(const array& a, T val, StreamOrDevice s = {}) {
+  return full_like(a, array(val, a.dtype()), s);
+}
+/// @}
+
 /// Zeros of `shape` and `dtype` (float32 by default): full() of 0.
 /// @{
 array zeros(const Shape& shape, Dtype dtype, StreamOrDevice s = {});
@@ -86,5 +107,32 @@ inline array eye(int n, StreamOrDevice s = {}) {
   return eye(n, n, 0, float32, s);
 }
 /// @}
+
+/// The n x n identity of `dtype` (float32 by default): eye(n, n, 0, dtype).
+/// @{
+array identity(int n, Dtype dtype, StreamOrDevice s = {});
+inline array identity(int n, StreamOrDevice s = {}) {
+  return identity(n, float32, s);
+}
+/// @}
+
+/// n x m of `type`, 1 where column j <= row i + k (at and below diagonal k)
+/// and 0 elsewhere, as numpy.tri; tri(n, type) is n x n with k = 0. A
+/// comparison of two aranges, as MLX: a negative n or m gives an empty
+/// dimension (numpy's behaviour), not an error.
+/// @{
+array tri(int n, int m, int k, Dtype type, StreamOrDevice s = {});
+inline array tri(int n, Dtype type, StreamOrDevice s = {}) {
+  return tri(n, n, 0, type, s);
+}
+/// @}
+
+/// Coordinate arrays from 1-D coordinate vectors (each input is flattened),
+/// as numpy.meshgrid: with indexing "xy" (the default) the first two outputs
+/// vary along axes 1 and 0, with "ij" output i varies along axis i. sparse
+/// keeps each output's size-1 axes, else all are broadcast views of the full
+/// grid. Throws std::invalid_argument for another indexing.
+std::vector<array> meshgrid(const std::vector<array>& arrays, bool sparse = false,
+                            const std::string& indexing = "xy", StreamOrDevice s = {});
 
 }  // namespace mlx_lite

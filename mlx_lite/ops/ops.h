@@ -6,6 +6,7 @@
 #include "mlx_lite/ops/creation.h"
 #include "mlx_lite/ops/indexing.h"
 #include "mlx_lite/ops/linalg.h"
+#include "mlx_lite/ops/matrix.h"
 #include "mlx_lite/ops/random.h"
 #include "mlx_lite/ops/reduction.h"
 #include "mlx_lite/ops/shape.h"

@@ -1,6 +1,7 @@
 // The shape ops of mlx_lite/ops/shape.h other than the views in mlx_lite/ops/views.cpp.
-// flatten, moveaxis, swapaxes, expand_dims, squeeze, stack, split, tile and
-// repeat are composed on the views (so they are views too); concatenate, pad
+// flatten, unflatten, moveaxis, swapaxes, expand_dims, squeeze, stack, split,
+// unstack, tile, repeat and atleast_nd are composed on the views (so they are
+// views too); roll is slices joined by concatenate; concatenate, pad
 // and slice_update build primitives that write a new buffer.
 #include "mlx_lite/primitives/shape.h"
 
@@ -28,9 +29,8 @@ array flatten(const array& a, int start_axis, int end_axis, StreamOrDevice s) {
   }
   if (start == end) return a;
   Shape shape(a.shape().begin(), a.shape().begin() + start);
-  int64_t merged = 1;
-  for (int i = start; i <= end; ++i) merged *= a.shape(i);
-  shape.push_back(static_cast<ShapeElem>(merged));
+  const ShapeElem* dims = a.shape().data();
+  shape.push_back(checked_dim(checked_product(dims + start, dims + end + 1, "flatten"), "flatten"));
   shape.insert(shape.end(), a.shape().begin() + end + 1, a.shape().end());
   return reshape(a, std::move(shape), s);
 }
@@ -109,7 +109,7 @@ array concatenate(std::vector<array> arrays, int axis, StreamOrDevice s) {
   const Shape& first = arrays[0].shape();
   const int ax = normalize_axis(axis, arrays[0].ndim(), "concatenate");
   Shape shape = first;
-  shape[ax] = 0;
+  int64_t joined = 0;  // the axis's size, checked once summed
   for (const auto& a : arrays) {
     bool ok = a.ndim() == arrays[0].ndim();
     for (int i = 0; ok && i < a.ndim(); ++i) ok = i == ax || a.shape(i) == first[i];
@@ -120,8 +120,9 @@ array concatenate(std::vector<array> arrays, int axis, StreamOrDevice s) {
           fmt::format("[concatenate] Shapes {} must match in every dimension except axis {}.",
                       fmt::join(shapes, ", "), axis));
     }
-    shape[ax] += a.shape(ax);
+    joined += a.shape(ax);
   }
+  shape[ax] = checked_dim(joined, "concatenate");
   Dtype dtype = result_type(arrays);
   for (auto& a : arrays) a = astype(a, dtype, s);
   return array(std::move(shape), dtype, std::make_shared<Concatenate>(to_stream(s), ax),
@@ -245,13 +246,16 @@ array pad(const array& a, const std::vector<int>& axes, const Shape& low_pad_siz
         fmt::format("[pad] The pad value must be a scalar, got an array of shape {}.",
                     shape_string(pad_value.shape())));
   }
+  Shape shape = a.shape();
+  for (size_t i = 0; i < norm.size(); ++i) {
+    const int64_t padded = int64_t{shape[norm[i]]} + low_pad_size[i] + high_pad_size[i];
+    shape[norm[i]] = checked_dim(padded, "pad");
+  }
   if (mode == "edge") return edge_pad(a, norm, low_pad_size, high_pad_size, s);
   if (mode != "constant") {
     throw std::invalid_argument(
         fmt::format("[pad] Unknown mode \"{}\"; expected \"constant\" or \"edge\".", mode));
   }
-  Shape shape = a.shape();
-  for (size_t i = 0; i < norm.size(); ++i) shape[norm[i]] += low_pad_size[i] + high_pad_size[i];
   array value = reshape(astype(pad_value, a.dtype(), s), {}, s);
   return array(std::move(shape), a.dtype(),
                std::make_shared<Pad>(to_stream(s), std::move(norm), low_pad_size, high_pad_size),
@@ -307,7 +311,7 @@ array tile(const array& arr, std::vector<int> reps, StreamOrDevice s) {
     }
     expanded.push_back(shape[i]);
     broadcast.push_back(shape[i]);
-    final_shape.push_back(reps[i] * shape[i]);
+    final_shape.push_back(checked_dim(int64_t{reps[i]} * shape[i], "tile"));
   }
   array x = broadcast_to(reshape(arr, expanded, s), broadcast, s);
   return reshape(x, final_shape, s);
@@ -322,11 +326,12 @@ array repeat(const array& arr, int repeats, int axis, StreamOrDevice s) {
   if (repeats == 1) return arr;
   // Each element along the axis becomes `repeats` copies: view (.., d, 1, ..)
   // broadcast to (.., d, repeats, ..), then merge the two dims.
+  const ShapeElem repeated = checked_dim(int64_t{arr.shape(ax)} * repeats, "repeat");
   Shape shape = arr.shape();
   shape.insert(shape.begin() + ax + 1, repeats);
   array out = broadcast_to(expand_dims(arr, ax + 1, s), shape, s);
   shape.erase(shape.begin() + ax + 1);
-  shape[ax] *= repeats;
+  shape[ax] = repeated;
   return reshape(out, std::move(shape), s);
 }
 
@@ -360,6 +365,153 @@ array slice_update(const array& src, const array& update, Shape start, Shape sto
                    StreamOrDevice s) {
   Shape strides(src.ndim(), 1);
   return slice_update(src, update, std::move(start), std::move(stop), std::move(strides), s);
+}
+
+array unflatten(const array& a, int axis, Shape shape, StreamOrDevice s) {
+  if (shape.empty()) {
+    throw std::invalid_argument(
+        "[unflatten] The shape to unflatten to is empty; expected at least one dim.");
+  }
+  const int ax = normalize_axis(axis, a.ndim(), "unflatten");
+  int infer = -1;
+  Shape known;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1 && infer < 0) {
+      infer = static_cast<int>(i);
+    } else if (shape[i] < 0) {
+      throw std::invalid_argument(fmt::format(
+          "[unflatten] Shape {} has a negative dim other than one -1.", shape_string(shape)));
+    } else {
+      known.push_back(shape[i]);
+    }
+  }
+  const int64_t size = checked_size(known, "unflatten");
+  const int64_t n = a.shape(ax);
+  if (infer >= 0 && size > 0 && n % size == 0) shape[infer] = static_cast<ShapeElem>(n / size);
+  if ((infer >= 0 ? shape[infer] == -1 : size != n)) {
+    throw std::invalid_argument(
+        fmt::format("[unflatten] Cannot unflatten axis {} of size {} (shape {}) into shape {}.",
+                    axis, n, shape_string(a.shape()), shape_string(shape)));
+  }
+  if (shape.size() == 1) return a;
+  Shape out(a.shape().begin(), a.shape().begin() + ax);
+  out.insert(out.end(), shape.begin(), shape.end());
+  out.insert(out.end(), a.shape().begin() + ax + 1, a.shape().end());
+  return reshape(a, std::move(out), s);
+}
+
+namespace {
+
+// a rolled right by `shift` (any int64, reduced modulo the axis) along `ax`:
+// the last k elements move to the front, two slices joined by concatenate.
+array roll_axis(const array& a, int64_t shift, int ax, StreamOrDevice s) {
+  const int64_t n = a.shape(ax);
+  if (n == 0) return a;
+  const int64_t k = ((shift % n) + n) % n;
+  if (k == 0) return a;
+  Shape start(a.ndim(), 0), stop = a.shape();
+  stop[ax] = static_cast<ShapeElem>(n - k);
+  array head = slice(a, start, stop, s);
+  start[ax] = static_cast<ShapeElem>(n - k);
+  stop[ax] = static_cast<ShapeElem>(n);
+  array tail = slice(a, start, stop, s);
+  return concatenate({tail, head}, ax, s);
+}
+
+int64_t total(const Shape& shift) {
+  int64_t sum = 0;
+  for (auto v : shift) sum += v;
+  return sum;
+}
+
+}  // namespace
+
+array roll(const array& a, const Shape& shift, const std::vector<int>& axes, StreamOrDevice s) {
+  if (axes.empty()) return a;
+  if (shift.size() < axes.size()) {
+    throw std::invalid_argument(
+        fmt::format("[roll] Got {} shifts for {} axes ({}); expected at least one per axis.",
+                    shift.size(), axes.size(), fmt::join(axes, ",")));
+  }
+  array out = a;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    out = roll_axis(out, shift[i], normalize_axis(axes[i], a.ndim(), "roll"), s);
+  }
+  return out;
+}
+
+array roll(const array& a, int shift, StreamOrDevice s) {
+  return reshape(roll_axis(flatten(a, s), shift, 0, s), a.shape(), s);
+}
+
+array roll(const array& a, const Shape& shift, StreamOrDevice s) {
+  return reshape(roll_axis(flatten(a, s), total(shift), 0, s), a.shape(), s);
+}
+
+array roll(const array& a, int shift, int axis, StreamOrDevice s) {
+  return roll(a, Shape{shift}, std::vector<int>{axis}, s);
+}
+
+array roll(const array& a, int shift, const std::vector<int>& axes, StreamOrDevice s) {
+  return roll(a, Shape(axes.size(), shift), axes, s);
+}
+
+array roll(const array& a, const Shape& shift, int axis, StreamOrDevice s) {
+  return roll_axis(a, total(shift), normalize_axis(axis, a.ndim(), "roll"), s);
+}
+
+std::vector<array> unstack(const array& a, int axis, StreamOrDevice s) {
+  if (a.ndim() == 0) {
+    throw std::invalid_argument("[unstack] Cannot unstack a scalar; expected at least one dim.");
+  }
+  const int ax = normalize_axis(axis, a.ndim(), "unstack");
+  std::vector<array> out;
+  Shape start(a.ndim(), 0), stop = a.shape();
+  for (int i = 0; i < a.shape(ax); ++i) {
+    start[ax] = i;
+    stop[ax] = i + 1;
+    out.push_back(squeeze(slice(a, start, stop, s), ax, s));
+  }
+  return out;
+}
+
+array atleast_1d(const array& a, StreamOrDevice s) {
+  return a.ndim() == 0 ? reshape(a, {1}, s) : a;
+}
+
+array atleast_2d(const array& a, StreamOrDevice s) {
+  if (a.ndim() == 0) return reshape(a, {1, 1}, s);
+  if (a.ndim() == 1) return reshape(a, {1, a.shape(0)}, s);
+  return a;
+}
+
+array atleast_3d(const array& a, StreamOrDevice s) {
+  if (a.ndim() == 0) return reshape(a, {1, 1, 1}, s);
+  if (a.ndim() == 1) return reshape(a, {1, a.shape(0), 1}, s);
+  if (a.ndim() == 2) return reshape(a, {a.shape(0), a.shape(1), 1}, s);
+  return a;
+}
+
+namespace {
+
+std::vector<array> each(const std::vector<array>& arrays, array (*op)(const array&, StreamOrDevice),
+                        StreamOrDevice s) {
+  std::vector<array> out;
+  out.reserve(arrays.size());
+  for (const auto& a : arrays) out.push_back(op(a, s));
+  return out;
+}
+
+}  // namespace
+
+std::vector<array> atleast_1d(const std::vector<array>& arrays, StreamOrDevice s) {
+  return each(arrays, atleast_1d, s);
+}
+std::vector<array> atleast_2d(const std::vector<array>& arrays, StreamOrDevice s) {
+  return each(arrays, atleast_2d, s);
+}
+std::vector<array> atleast_3d(const std::vector<array>& arrays, StreamOrDevice s) {
+  return each(arrays, atleast_3d, s);
 }
 
 bool Concatenate::is_equivalent(const Primitive& other) const {

@@ -25,6 +25,12 @@ array flatten(const array& a, int start_axis, int end_axis = -1, StreamOrDevice 
 array flatten(const array& a, StreamOrDevice s = {});
 /// @}
 
+/// a with axis `axis` split into the dims of `shape` (one of them may be -1,
+/// inferred), as MLX's unflatten: a view through reshape; a itself when
+/// `shape` has one dim. Throws std::invalid_argument for an empty `shape`, an
+/// axis out of range, two -1 dims or sizes that do not match.
+array unflatten(const array& a, int axis, Shape shape, StreamOrDevice s = {});
+
 /// A view with the axes permuted: axis i of the result is axis axes[i] of a.
 /// Without axes, reverses them. Throws std::invalid_argument when axes is
 /// not a permutation of a's axes.
@@ -135,6 +141,55 @@ array slice_update(const array& src, const array& update, Shape start, Shape sto
 array slice_update(const array& src, const array& update, Shape start, Shape stop,
                    StreamOrDevice s = {});
 /// @}
+
+/// The elements rolled by `shift` places along each of `axes` (elements past
+/// the end come back at the start; negative shifts roll the other way), as
+/// numpy.roll. Without axes the array rolls as if flattened, by the sum of
+/// the shifts; one shift with several axes rolls each by it; several shifts
+/// with one axis roll it by their sum (MLX's overloads). Composed of slices
+/// and concatenate. Throws std::invalid_argument for an axis out of range or
+/// fewer shifts than axes.
+/// @{
+array roll(const array& a, int shift, StreamOrDevice s = {});
+array roll(const array& a, const Shape& shift, StreamOrDevice s = {});
+array roll(const array& a, int shift, int axis, StreamOrDevice s = {});
+array roll(const array& a, int shift, const std::vector<int>& axes, StreamOrDevice s = {});
+array roll(const array& a, const Shape& shift, int axis, StreamOrDevice s = {});
+array roll(const array& a, const Shape& shift, const std::vector<int>& axes, StreamOrDevice s = {});
+/// @}
+
+/// The slices of a along `axis`, each without that axis (views), as MLX
+/// Python's mx.unstack (MLX's C++ API has no unstack). An empty axis gives no
+/// arrays. Throws std::invalid_argument for a scalar or an axis out of range.
+std::vector<array> unstack(const array& a, int axis = 0, StreamOrDevice s = {});
+
+/// a with at least 1, 2 or 3 dims, through reshape (views): a scalar becomes
+/// (1), (1,1) or (1,1,1); a vector (n) becomes (1,n) or (1,n,1); a matrix
+/// (m,n) becomes (m,n,1). Arrays with enough dims are returned as they are.
+/// @{
+array atleast_1d(const array& a, StreamOrDevice s = {});
+std::vector<array> atleast_1d(const std::vector<array>& a, StreamOrDevice s = {});
+array atleast_2d(const array& a, StreamOrDevice s = {});
+std::vector<array> atleast_2d(const std::vector<array>& a, StreamOrDevice s = {});
+array atleast_3d(const array& a, StreamOrDevice s = {});
+std::vector<array> atleast_3d(const std::vector<array>& a, StreamOrDevice s = {});
+/// @}
+
+/// A view with `shape` whose element i0, i1, ... is element offset + sum(ik *
+/// strides[k]) of a in row-major order (a is made dense first when it is not),
+/// as MLX's as_strided. Unlike MLX, throws std::invalid_argument when any
+/// element the view can reach lies outside a, so it never reads past the
+/// buffer; also for a stride count other than shape's or a negative dim.
+/// Gradients add each output's cotangent into the element it read.
+array as_strided(array a, Shape shape, Strides strides, size_t offset, StreamOrDevice s = {});
+
+/// a's bytes read as `dtype` (no conversion), as MLX's view. With a larger
+/// dtype the last axis shrinks by the ratio of the sizes (its size in bytes
+/// must divide), with a smaller one it grows by it. A view of a's buffer
+/// when a's layout allows, else of a dense copy. Not differentiable (as in
+/// MLX). Throws std::invalid_argument for a scalar changing element size or a
+/// last axis that does not divide.
+array view(const array& a, const Dtype& dtype, StreamOrDevice s = {});
 
 /// a itself when already row-contiguous (or column-contiguous and allowed),
 /// else a row-contiguous copy.

@@ -1,5 +1,6 @@
 // The view ops of mlx_lite/ops/shape.h: reshape, transpose, broadcast_to, slice,
-// contiguous and copy. The rest of shape.h is in mlx_lite/ops/shape.cpp.
+// as_strided, view (of another dtype), contiguous and copy. The rest of shape.h is in
+// mlx_lite/ops/shape.cpp.
 #include "mlx_lite/primitives/views.h"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ namespace mlx_lite {
 
 array reshape(const array& a, Shape shape, StreamOrDevice s) {
   int infer = -1;
-  size_t size = 1;
+  Shape known;  // the dims given, without the one to infer
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       if (infer >= 0) {
@@ -25,14 +26,16 @@ array reshape(const array& a, Shape shape, StreamOrDevice s) {
       throw std::invalid_argument(
           fmt::format("[reshape] Negative dimension in shape {}.", shape_string(shape)));
     } else {
-      size *= shape[i];
+      known.push_back(shape[i]);
     }
   }
-  if (infer >= 0 && size > 0 && a.size() % size == 0) {
-    shape[infer] = static_cast<ShapeElem>(a.size() / size);
-    size = a.size();
+  int64_t size = checked_size(known, "reshape");
+  const auto a_size = static_cast<int64_t>(a.size());
+  if (infer >= 0 && size > 0 && a_size % size == 0) {
+    shape[infer] = checked_dim(a_size / size, "reshape");
+    size = a_size;
   }
-  if (size != a.size() || (infer >= 0 && shape[infer] == -1)) {
+  if (size != a_size || (infer >= 0 && shape[infer] == -1)) {
     throw std::invalid_argument(
         fmt::format("[reshape] Cannot reshape an array of shape {} ({} elements) to shape {}.",
                     shape_string(a.shape()), a.size(), shape_string(shape)));
@@ -62,6 +65,7 @@ array transpose(const array& a, StreamOrDevice s) {
 
 array broadcast_to(const array& a, const Shape& shape, StreamOrDevice s) {
   if (a.shape() == shape) return a;
+  checked_size(shape, "broadcast_to");
   bool ok = shape.size() >= a.shape().size();
   if (ok) {
     try {
@@ -100,6 +104,78 @@ array slice(const array& a, Shape start, Shape stop, Shape strides, StreamOrDevi
 array slice(const array& a, Shape start, Shape stop, StreamOrDevice s) {
   Shape strides(a.ndim(), 1);
   return slice(a, std::move(start), std::move(stop), std::move(strides), s);
+}
+
+namespace {
+
+// Throws unless every element a strided walk of `shape` from `offset` can
+// reach lies in [0, size): as_strided never reads outside its input (MLX
+// does not check). Computed in 128 bits, so no stride or shape can wrap it.
+void check_strided_bounds(const Shape& shape, const Strides& strides, size_t offset, size_t size) {
+  __int128 lo = offset, hi = offset;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const __int128 reach = static_cast<__int128>(strides[i]) * (shape[i] - 1);
+    (reach < 0 ? lo : hi) += reach;
+  }
+  if (lo < 0 || hi >= static_cast<__int128>(size)) {
+    throw std::invalid_argument(fmt::format(
+        "[as_strided] Shape {} with strides ({}) from offset {} reads elements {} to {} of an "
+        "array of {} elements; every element read must lie within the array.",
+        shape_string(shape), fmt::join(strides, ","), offset, static_cast<int64_t>(lo),
+        static_cast<int64_t>(hi), size));
+  }
+}
+
+}  // namespace
+
+array as_strided(array a, Shape shape, Strides strides, size_t offset, StreamOrDevice s) {
+  if (strides.size() != shape.size()) {
+    throw std::invalid_argument(
+        fmt::format("[as_strided] Got {} strides for shape {}; expected one per dimension.",
+                    strides.size(), shape_string(shape)));
+  }
+  for (auto d : shape) {
+    if (d < 0) {
+      throw std::invalid_argument(
+          fmt::format("[as_strided] Shape {} has a negative dimension.", shape_string(shape)));
+    }
+  }
+  if (checked_size(shape, "as_strided") > 0) check_strided_bounds(shape, strides, offset, a.size());
+  // Strides count elements of a in row-major order: view a dense flat copy
+  // (a itself when it is already dense).
+  array flat = contiguous(flatten(a, s), false, s);
+  Dtype dtype = a.dtype();
+  auto primitive = std::make_shared<AsStrided>(to_stream(s), shape, std::move(strides),
+                                               static_cast<int64_t>(offset));
+  return array(std::move(shape), dtype, std::move(primitive), {std::move(flat)});
+}
+
+array view(const array& a, const Dtype& dtype, StreamOrDevice s) {
+  if (!is_valid_dtype(dtype)) {
+    throw std::invalid_argument("[view] The dtype is not one of the library's dtypes.");
+  }
+  if (a.dtype() == dtype) return a;
+  const size_t ib = a.itemsize(), ob = size_of(dtype);
+  Shape shape = a.shape();
+  if (ib != ob && a.ndim() == 0) {
+    throw std::invalid_argument(
+        fmt::format("[view] Cannot view a scalar of {} ({} bytes) as {} ({} bytes); a scalar "
+                    "can only change to a dtype of its size.",
+                    a.dtype(), ib, dtype, ob));
+  }
+  if (ob > ib) {
+    // The last axis's bytes regroup into fewer, larger elements.
+    if (shape.back() % (ob / ib) != 0) {
+      throw std::invalid_argument(fmt::format(
+          "[view] Cannot view shape {} of {} as {}: the last axis ({} bytes) must be a multiple "
+          "of {} bytes.",
+          shape_string(shape), a.dtype(), dtype, int64_t{shape.back()} * ib, ob));
+    }
+    shape.back() /= static_cast<ShapeElem>(ob / ib);
+  } else if (ob < ib) {
+    shape.back() = checked_dim(int64_t{shape.back()} * static_cast<int64_t>(ib / ob), "view");
+  }
+  return array(std::move(shape), dtype, std::make_shared<View>(to_stream(s), dtype), {a});
 }
 
 array contiguous(const array& a, bool allow_col_major, StreamOrDevice s) {
@@ -144,6 +220,18 @@ bool Slice::is_equivalent(const Primitive& other) const {
 bool Contiguous::is_equivalent(const Primitive& other) const {
   auto* o = dynamic_cast<const Contiguous*>(&other);
   return o && o->allow_col_major_ == allow_col_major_;
+}
+bool AsStrided::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const AsStrided*>(&other);
+  return o && o->shape_ == shape_ && o->strides_ == strides_ && o->offset_ == offset_;
+}
+bool Diagonal::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const Diagonal*>(&other);
+  return o && o->offset_ == offset_ && o->axis1_ == axis1_ && o->axis2_ == axis2_;
+}
+bool View::is_equivalent(const Primitive& other) const {
+  auto* o = dynamic_cast<const View*>(&other);
+  return o && o->dtype_ == dtype_;
 }
 bool Copy::is_equivalent(const Primitive& other) const {
   return dynamic_cast<const Copy*>(&other) != nullptr;

@@ -4,10 +4,13 @@
 // back, scatter a slice into zeros).
 #include "mlx_lite/primitives/views.h"
 
+#include <functional>
+#include <limits>
 #include <numeric>
 
 #include "mlx_lite/ops/ops.h"
 #include "mlx_lite/primitives/shape.h"
+#include "mlx_lite/utils.h"
 
 namespace mlx_lite {
 
@@ -97,6 +100,53 @@ std::vector<array> StopGradient::jvp(const std::vector<array>& primals, const st
 std::vector<array> StopGradient::vjp(const std::vector<array>& primals, const std::vector<array>&,
                                      const std::vector<int>&, const std::vector<array>&) {
   return {zeros_like(primals[0], stream())};
+}
+
+namespace {
+
+// The adjoint of a view that picks elements of its input, some maybe more
+// than once (as_strided can overlap): each cotangent element is added into
+// the input element it was read from. Those positions come from applying the
+// same view to the input's flat indices.
+array picked_adjoint(const array& cotangent, const Shape& in_shape,
+                     const std::function<array(const array&)>& same_view, Stream s) {
+  const int64_t n = checked_size(in_shape, "vjp");
+  const Dtype index_type = n > std::numeric_limits<int32_t>::max() ? int64 : int32;
+  array positions = reshape(arange(0.0, static_cast<double>(n), 1.0, index_type, s), in_shape, s);
+  array picked = flatten(same_view(positions), s);
+  array updates = reshape(cotangent, {static_cast<ShapeElem>(cotangent.size()), 1}, s);
+  array flat = zeros({static_cast<ShapeElem>(n)}, cotangent.dtype(), s);
+  return reshape(scatter_add(flat, picked, updates, 0, s), in_shape, s);
+}
+
+}  // namespace
+
+std::vector<array> AsStrided::jvp(const std::vector<array>&, const std::vector<array>& tangents,
+                                  const std::vector<int>&) {
+  return {as_strided(tangents[0], shape_, strides_, offset_, stream())};
+}
+
+std::vector<array> AsStrided::vjp(const std::vector<array>& primals,
+                                  const std::vector<array>& cotangents, const std::vector<int>&,
+                                  const std::vector<array>&) {
+  auto same_view = [this](const array& x) {
+    return as_strided(x, shape_, strides_, offset_, stream());
+  };
+  return {picked_adjoint(cotangents[0], primals[0].shape(), same_view, stream())};
+}
+
+std::vector<array> Diagonal::jvp(const std::vector<array>&, const std::vector<array>& tangents,
+                                 const std::vector<int>&) {
+  return {diagonal(tangents[0], offset_, axis1_, axis2_, stream())};
+}
+
+std::vector<array> Diagonal::vjp(const std::vector<array>& primals,
+                                 const std::vector<array>& cotangents, const std::vector<int>&,
+                                 const std::vector<array>&) {
+  auto same_view = [this](const array& x) {
+    return diagonal(x, offset_, axis1_, axis2_, stream());
+  };
+  return {picked_adjoint(cotangents[0], primals[0].shape(), same_view, stream())};
 }
 
 }  // namespace mlx_lite
