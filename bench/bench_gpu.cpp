@@ -198,3 +198,77 @@ void BM_GpuFullArgmax(benchmark::State& state) {
 
 BENCHMARK(BM_GpuFullSum)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GpuFullArgmax)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Issue 14's elementwise ops at 16M float32 elements: a polynomial unary
+// (arctan), one with a range split (expm1), one composed of two kernels
+// (isfinite), and the binary ops with the most work per element (arctan2,
+// logaddexp, remainder's exact fmod) and an integer one (floor_divide).
+namespace {
+
+array spread(int64_t n, float lo, float hi, uint64_t seed) {
+  array a = random::uniform(lo, hi, {static_cast<int>(n)}, float32, random::key(seed), kGpu);
+  eval(a);
+  return a;
+}
+
+template <array (*Op)(const array&, StreamOrDevice)>
+void BM_GpuUnaryOp(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  if (!fits_one_binding(state, n * 4)) return;
+  array a = spread(n, -3.0f, 3.0f, 1);
+  bench::eval_loop(state, [&] { return Op(a, kGpu); });
+  state.SetBytesProcessed(state.iterations() * n * 2 * 4);
+}
+
+template <array (*Op)(const array&, const array&, StreamOrDevice)>
+void BM_GpuBinaryOp(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  if (!fits_one_binding(state, n * 4)) return;
+  array a = spread(n, -100.0f, 100.0f, 2), b = spread(n, 0.5f, 7.0f, 3);
+  bench::eval_loop(state, [&] { return Op(a, b, kGpu); });
+  state.SetBytesProcessed(state.iterations() * n * 3 * 4);
+}
+
+void BM_GpuFloorDivideInt32(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  if (!fits_one_binding(state, n * 4)) return;
+  array a = astype(spread(n, -1000.0f, 1000.0f, 4), int32, kGpu);
+  array b = astype(spread(n, -9.0f, 9.0f, 5), int32, kGpu);
+  eval({a, b});
+  bench::eval_loop(state, [&] { return floor_divide(a, b, kGpu); });
+  state.SetBytesProcessed(state.iterations() * n * 3 * 4);
+}
+
+}  // namespace
+
+BENCHMARK(BM_GpuUnaryOp<arctan>)
+    ->Name("BM_GpuArctan")
+    ->Arg(1 << 24)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GpuUnaryOp<expm1>)
+    ->Name("BM_GpuExpm1")
+    ->Arg(1 << 24)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GpuUnaryOp<isfinite>)
+    ->Name("BM_GpuIsfinite")
+    ->Arg(1 << 24)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GpuBinaryOp<arctan2>)
+    ->Name("BM_GpuArctan2")
+    ->Arg(1 << 24)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GpuBinaryOp<logaddexp>)
+    ->Name("BM_GpuLogaddexp")
+    ->Arg(1 << 24)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GpuBinaryOp<remainder>)
+    ->Name("BM_GpuRemainder")
+    ->Arg(1 << 24)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GpuFloorDivideInt32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();

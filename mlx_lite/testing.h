@@ -210,7 +210,7 @@ inline ::testing::AssertionResult allclose_format(const char* actual_text,
                                                   const char* expected_text, const array& actual,
                                                   const array& expected, double rtol = 1e-5,
                                                   double atol = 1e-8, bool equal_nan = false) {
-  auto result = allclose(actual, expected, rtol, atol, equal_nan);
+  auto result = test::allclose(actual, expected, rtol, atol, equal_nan);
   if (result) return result;
   return ::testing::AssertionFailure()
          << actual_text << " is not close to " << expected_text << ".\n"
@@ -226,7 +226,7 @@ class AllCloseMatcher : public ::testing::MatcherInterface<const array&> {
 
   bool MatchAndExplain(const array& actual,
                        ::testing::MatchResultListener* listener) const override {
-    auto result = allclose(actual, expected_, rtol_, atol_, equal_nan_);
+    auto result = test::allclose(actual, expected_, rtol_, atol_, equal_nan_);
     *listener << result.message();
     return static_cast<bool>(result);
   }

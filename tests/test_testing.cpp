@@ -12,7 +12,6 @@
 
 using namespace mlx_lite;
 using mlx_lite::test::AllClose;
-using mlx_lite::test::allclose;
 using mlx_lite::test::check_grads;
 
 namespace {
@@ -51,7 +50,7 @@ std::string explain(const ::testing::Matcher<const array&>& matcher, const array
 
 TEST(Allclose, PassesWithinTolerance) {
   array a({1.0f, 2.0f, 3.0f});
-  EXPECT_TRUE(allclose(a, a + 1e-6f));
+  EXPECT_TRUE(test::allclose(a, a + 1e-6f));
   EXPECT_ALLCLOSE(a, a + 1e-3f, 1e-3);
   EXPECT_ALLCLOSE(a, array(2.0f) + array({-1.0f, 0.0f, 1.0f}), 0.0, 0.0);
   // Broadcasting, as numpy.allclose.
@@ -62,7 +61,7 @@ TEST(Allclose, PassesWithinTolerance) {
 TEST(Allclose, FailureShowsShapesWorstIndexAndErrors) {
   array expected = reshape(array({1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}), {2, 3});
   array actual = expected + reshape(array({0.0f, 0.5f, 0.0f, 0.0f, 0.0f, -2.0f}), {2, 3});
-  auto r = allclose(actual, expected, 1e-5, 1e-8);
+  auto r = test::allclose(actual, expected, 1e-5, 1e-8);
   ASSERT_FALSE(r);
   const std::string m = r.message();
   EXPECT_TRUE(contains(m, "shape (2, 3) and dtype float32")) << m;
@@ -74,17 +73,17 @@ TEST(Allclose, FailureShowsShapesWorstIndexAndErrors) {
 }
 
 TEST(Allclose, ShapesThatDoNotBroadcastAndNaNs) {
-  auto r = allclose(array({1.0f, 2.0f}), array({1.0f, 2.0f, 3.0f}));
+  auto r = test::allclose(array({1.0f, 2.0f}), array({1.0f, 2.0f, 3.0f}));
   ASSERT_FALSE(r);
   EXPECT_TRUE(contains(r.message(), "shape (2,)")) << r.message();
   EXPECT_TRUE(contains(r.message(), "shape (3,)")) << r.message();
   EXPECT_TRUE(contains(r.message(), "do not broadcast")) << r.message();
 
   array nan = array({1.0f, NAN});
-  EXPECT_FALSE(allclose(nan, nan));
-  EXPECT_TRUE(allclose(nan, nan, 1e-5, 1e-8, /*equal_nan=*/true));
-  EXPECT_TRUE(allclose(array({INFINITY}), array({INFINITY})));
-  EXPECT_FALSE(allclose(array({INFINITY}), array({-INFINITY})));
+  EXPECT_FALSE(test::allclose(nan, nan));
+  EXPECT_TRUE(test::allclose(nan, nan, 1e-5, 1e-8, /*equal_nan=*/true));
+  EXPECT_TRUE(test::allclose(array({INFINITY}), array({INFINITY})));
+  EXPECT_FALSE(test::allclose(array({INFINITY}), array({-INFINITY})));
 }
 
 TEST(Allclose, MacroFailureNamesTheExpressions) {
@@ -192,7 +191,7 @@ TEST(AllCloseMatcher, ExplainsTheWorstElementAndTheTolerance) {
   EXPECT_THAT(m, ::testing::HasSubstr("index (1, 2): actual 4, expected 6"));
   EXPECT_THAT(m, ::testing::HasSubstr("absolute error 2, relative error 0.33333333"));
   // One comparison makes both messages.
-  EXPECT_EQ(m, allclose(actual, expected).message());
+  EXPECT_EQ(m, test::allclose(actual, expected).message());
 }
 
 TEST(AllCloseMatcher, ExplainsShapesAndDtypesThatDoNotBroadcast) {

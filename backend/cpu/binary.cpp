@@ -3,6 +3,8 @@
 #include "mlx_lite/primitives/binary.h"
 
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "backend/cpu/strided.h"
 
@@ -53,6 +55,82 @@ C integer_power(C base, C exponent) {
   return result;
 }
 
+// Integer floor division and its remainder with the results this library
+// defines where C++ leaves them undefined (and x86 raises SIGFPE): x / 0 and
+// x % 0 give 0, and the minimum value / -1 wraps to itself (remainder 0).
+// The GPU kernels (shaders/binary.comp) give the same.
+template <typename C>
+C floor_divide_int(C x, C y) {
+  if (y == 0) return 0;
+  if constexpr (std::is_signed_v<C>) {
+    if (y == -1) return static_cast<C>(-static_cast<std::make_unsigned_t<C>>(x));
+    C q = static_cast<C>(x / y);
+    if (x % y != 0 && ((x < 0) != (y < 0))) --q;  // truncated toward 0: floor instead
+    return q;
+  } else {
+    return static_cast<C>(x / y);
+  }
+}
+
+template <typename C>
+C remainder_int(C x, C y) {
+  if (y == 0) return 0;
+  if constexpr (std::is_signed_v<C>) {
+    if (y == -1) return 0;
+    C r = static_cast<C>(x % y);
+    if (r != 0 && ((r < 0) != (y < 0))) r = static_cast<C>(r + y);  // the sign of y
+    return r;
+  } else {
+    return static_cast<C>(x % y);
+  }
+}
+
+// Python's %: fmod (exact), moved into the sign of y; a zero result takes
+// y's sign too, as in Python and numpy.
+template <typename C>
+C remainder_float(C x, C y) {
+  C r = std::fmod(x, y);
+  if (r == 0) return std::copysign(C(0), y);
+  if ((r < 0) != (y < 0)) r += y;
+  return r;
+}
+
+// MLX's logaddexp: NaN propagates, and an infinite maximum (or a -inf
+// minimum) is the answer itself, so -inf with -inf is -inf, not NaN.
+template <typename C>
+C logaddexp_float(C x, C y) {
+  const C hi = (x > y || std::isnan(x)) ? x : y;
+  const C lo = (x < y || std::isnan(x)) ? x : y;
+  if (lo == -std::numeric_limits<C>::infinity() || hi == std::numeric_limits<C>::infinity()) {
+    return hi;
+  }
+  return hi + std::log1p(std::exp(lo - hi));
+}
+
+// Shifts by a count outside [0, bits) give numpy's results (0, or -1 for
+// a right shift of a negative value) instead of C++'s undefined behaviour.
+template <typename C>
+bool shift_out_of_range(C y) {
+  constexpr C bits = 8 * sizeof(C);
+  if constexpr (std::is_signed_v<C>) return y < 0 || y >= bits;
+  return y >= bits;
+}
+
+template <typename C>
+C left_shift_int(C x, C y) {
+  if (shift_out_of_range(y)) return 0;
+  return static_cast<C>(static_cast<std::make_unsigned_t<C>>(x) << y);
+}
+
+template <typename C>
+C right_shift_int(C x, C y) {
+  if (shift_out_of_range(y)) {
+    if constexpr (std::is_signed_v<C>) return x < 0 ? C(-1) : C(0);
+    return 0;
+  }
+  return static_cast<C>(x >> y);  // arithmetic for signed (C++20)
+}
+
 template <typename T>
 void binary_kernel(BinaryOp op, const array& a, const array& b, array& out) {
   using C = compute_type_t<T>;
@@ -96,6 +174,14 @@ void binary_kernel(BinaryOp op, const array& a, const array& b, array& out) {
         return same([](C x, C y) { return x / y; });
       case BinaryOp::Power:
         return same([](C x, C y) { return std::pow(x, y); });
+      case BinaryOp::ArcTan2:
+        return same([](C x, C y) { return std::atan2(x, y); });
+      case BinaryOp::LogAddExp:
+        return same([](C x, C y) { return logaddexp_float(x, y); });
+      case BinaryOp::FloorDivide:
+        return same([](C x, C y) { return std::floor(x / y); });
+      case BinaryOp::Remainder:
+        return same([](C x, C y) { return remainder_float(x, y); });
       default:
         break;
     }
@@ -114,6 +200,21 @@ void binary_kernel(BinaryOp op, const array& a, const array& b, array& out) {
         return same([](C x, C y) { return x & y; });
       case BinaryOp::BitwiseOr:
         return same([](C x, C y) { return x | y; });
+      case BinaryOp::BitwiseXor:
+        return same([](C x, C y) { return x ^ y; });
+      case BinaryOp::FloorDivide:
+        return same([](C x, C y) { return floor_divide_int(x, y); });
+      case BinaryOp::Remainder:
+        return same([](C x, C y) { return remainder_int(x, y); });
+      case BinaryOp::LeftShift:  // never bool: the ops shift bool as uint8
+        if constexpr (!std::is_same_v<C, bool>)
+          return same([](C x, C y) { return left_shift_int(x, y); });
+        break;
+      case BinaryOp::RightShift:
+        if constexpr (!std::is_same_v<C, bool>) {
+          return same([](C x, C y) { return right_shift_int(x, y); });
+        }
+        break;
       default:
         break;
     }

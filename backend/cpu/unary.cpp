@@ -67,6 +67,17 @@ void unary_kernel(UnaryOp op, const array& in, array& out) {
       return run([](C x) { return static_cast<C>(x * x); });
     case UnaryOp::LogicalNot:
       return run([](C x) { return !x; });
+    case UnaryOp::Sign:  // MLX's: NaN gives 0; unsigned and bool give x != 0
+      if constexpr (std::is_unsigned_v<C>) {
+        return run([](C x) { return static_cast<C>(x != 0); });
+      } else {
+        return run([](C x) { return static_cast<C>((x > C(0)) - (x < C(0))); });
+      }
+    case UnaryOp::BitwiseInvert:  // integers only (the op sends bool to logical_not)
+      if constexpr (!is_float && !std::is_same_v<C, bool>) {
+        return run([](C x) { return static_cast<C>(~x); });
+      }
+      break;
     default:
       break;
   }
@@ -104,6 +115,30 @@ void unary_kernel(UnaryOp op, const array& in, array& out) {
         return run([](C x) { return std::erf(x); });
       case UnaryOp::ErfInv:
         return run([](C x) { return erfinv_approx(x); });
+      case UnaryOp::Tan:
+        return run([](C x) { return std::tan(x); });
+      case UnaryOp::ArcSin:
+        return run([](C x) { return std::asin(x); });
+      case UnaryOp::ArcCos:
+        return run([](C x) { return std::acos(x); });
+      case UnaryOp::ArcTan:
+        return run([](C x) { return std::atan(x); });
+      case UnaryOp::Sinh:
+        return run([](C x) { return std::sinh(x); });
+      case UnaryOp::Cosh:
+        return run([](C x) { return std::cosh(x); });
+      case UnaryOp::ArcSinh:
+        return run([](C x) { return std::asinh(x); });
+      case UnaryOp::ArcCosh:
+        return run([](C x) { return std::acosh(x); });
+      case UnaryOp::ArcTanh:
+        return run([](C x) { return std::atanh(x); });
+      case UnaryOp::Expm1:
+        return run([](C x) { return std::expm1(x); });
+      case UnaryOp::Log2:
+        return run([](C x) { return std::log2(x); });
+      case UnaryOp::Log10:
+        return run([](C x) { return std::log10(x); });
       default:
         return run([](C x) { return x; });
     }

@@ -43,6 +43,20 @@ array bitwise(const char* name, const array& a, const array& b, BinaryOp op, Str
   return binary(name, a, b, op, t, t, s);
 }
 
+// left_shift and right_shift: bool operands shift as uint8, as in MLX.
+array shift(const char* name, const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
+  Dtype t = promote_types(promote_types(a.dtype(), b.dtype()), uint8);
+  if (is_floating_point(t)) {
+    throw std::invalid_argument(fmt::format("[{}] Needs integer or bool arrays, got {} and {}.",
+                                            name, a.dtype(), b.dtype()));
+  }
+  return binary(name, a, b, op, t, t, s);
+}
+
+Dtype at_least_float(Dtype t) {
+  return is_floating_point(t) ? t : float32;
+}
+
 }  // namespace
 
 array add(const array& a, const array& b, StreamOrDevice s) {
@@ -99,6 +113,36 @@ array bitwise_or(const array& a, const array& b, StreamOrDevice s) {
   return bitwise("bitwise_or", a, b, BinaryOp::BitwiseOr, s);
 }
 
+array bitwise_xor(const array& a, const array& b, StreamOrDevice s) {
+  return bitwise("bitwise_xor", a, b, BinaryOp::BitwiseXor, s);
+}
+array left_shift(const array& a, const array& b, StreamOrDevice s) {
+  return shift("left_shift", a, b, BinaryOp::LeftShift, s);
+}
+array right_shift(const array& a, const array& b, StreamOrDevice s) {
+  return shift("right_shift", a, b, BinaryOp::RightShift, s);
+}
+array arctan2(const array& a, const array& b, StreamOrDevice s) {
+  Dtype t = at_least_float(promote_types(a.dtype(), b.dtype()));
+  return binary("arctan2", a, b, BinaryOp::ArcTan2, t, t, s);
+}
+array logaddexp(const array& a, const array& b, StreamOrDevice s) {
+  Dtype t = at_least_float(promote_types(a.dtype(), b.dtype()));
+  return binary("logaddexp", a, b, BinaryOp::LogAddExp, t, t, s);
+}
+// One kernel for every dtype. MLX composes floor(divide(a, b)) for floats;
+// the kernel floors the float quotient before rounding it to float16 or
+// bfloat16, where the composition could round up to the next integer first.
+array floor_divide(const array& a, const array& b, StreamOrDevice s) {
+  return arithmetic("floor_divide", a, b, BinaryOp::FloorDivide, s);
+}
+array remainder(const array& a, const array& b, StreamOrDevice s) {
+  return arithmetic("remainder", a, b, BinaryOp::Remainder, s);
+}
+std::vector<array> divmod(const array& a, const array& b, StreamOrDevice s) {
+  return {floor_divide(a, b, s), remainder(a, b, s)};
+}
+
 array operator+(const array& a, const array& b) {
   return add(a, b);
 }
@@ -141,6 +185,18 @@ array operator&(const array& a, const array& b) {
 array operator|(const array& a, const array& b) {
   return bitwise_or(a, b);
 }
+array operator^(const array& a, const array& b) {
+  return bitwise_xor(a, b);
+}
+array operator%(const array& a, const array& b) {
+  return remainder(a, b);
+}
+array operator<<(const array& a, const array& b) {
+  return left_shift(a, b);
+}
+array operator>>(const array& a, const array& b) {
+  return right_shift(a, b);
+}
 
 const char* binary_op_name(BinaryOp op) {
   switch (op) {
@@ -178,6 +234,20 @@ const char* binary_op_name(BinaryOp op) {
       return "BitwiseAnd";
     case BinaryOp::BitwiseOr:
       return "BitwiseOr";
+    case BinaryOp::ArcTan2:
+      return "ArcTan2";
+    case BinaryOp::LogAddExp:
+      return "LogAddExp";
+    case BinaryOp::FloorDivide:
+      return "FloorDivide";
+    case BinaryOp::Remainder:
+      return "Remainder";
+    case BinaryOp::BitwiseXor:
+      return "BitwiseXor";
+    case BinaryOp::LeftShift:
+      return "LeftShift";
+    case BinaryOp::RightShift:
+      return "RightShift";
   }
   return "Binary";
 }

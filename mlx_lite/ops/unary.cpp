@@ -1,9 +1,13 @@
 #include "mlx_lite/ops/unary.h"
 
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <stdexcept>
 
 #include "mlx_lite/ops/binary.h"
+#include "mlx_lite/ops/creation.h"
+#include "mlx_lite/ops/ternary.h"
 #include "mlx_lite/primitives/unary.h"
 #include "mlx_lite/utils.h"
 
@@ -96,6 +100,116 @@ array erfinv(const array& a, StreamOrDevice s) {
   return float_unary(a, UnaryOp::ErfInv, s);
 }
 
+array sign(const array& a, StreamOrDevice s) {
+  return unary(a, UnaryOp::Sign, a.dtype(), s);
+}
+// A composition, as MLX's: divide's kernel and rules serve.
+array reciprocal(const array& a, StreamOrDevice s) {
+  return divide(array(1.0f, at_least_float(a.dtype())), a, s);
+}
+array tan(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::Tan, s);
+}
+array arcsin(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::ArcSin, s);
+}
+array arccos(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::ArcCos, s);
+}
+array arctan(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::ArcTan, s);
+}
+array sinh(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::Sinh, s);
+}
+array cosh(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::Cosh, s);
+}
+array arcsinh(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::ArcSinh, s);
+}
+array arccosh(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::ArcCosh, s);
+}
+array arctanh(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::ArcTanh, s);
+}
+// degrees and radians multiply by a constant of a's floating dtype, as MLX
+// does (so float16 inputs use the float16-rounded constant).
+array degrees(const array& a, StreamOrDevice s) {
+  return multiply(a, array(180.0 / std::numbers::pi, at_least_float(a.dtype())), s);
+}
+array radians(const array& a, StreamOrDevice s) {
+  return multiply(a, array(std::numbers::pi / 180.0, at_least_float(a.dtype())), s);
+}
+// A kernel, not exp(a) - 1, which loses every digit for |a| near 0.
+array expm1(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::Expm1, s);
+}
+array log2(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::Log2, s);
+}
+array log10(const array& a, StreamOrDevice s) {
+  return float_unary(a, UnaryOp::Log10, s);
+}
+
+array bitwise_invert(const array& a, StreamOrDevice s) {
+  if (is_floating_point(a.dtype())) {
+    throw std::invalid_argument(
+        fmt::format("[bitwise_invert] Needs an integer or bool array, got {}.", a.dtype()));
+  }
+  if (a.dtype() == bool_) return logical_not(a, s);
+  return unary(a, UnaryOp::BitwiseInvert, a.dtype(), s);
+}
+array operator~(const array& a) {
+  return bitwise_invert(a);
+}
+
+// The is* tests compose comparisons, as MLX's do: x != x holds exactly for
+// NaN (the comparison kernels follow IEEE on both devices), and +-inf are
+// compared against exactly. Their gradients are zero through the comparisons.
+array isnan(const array& a, StreamOrDevice s) {
+  if (!is_floating_point(a.dtype())) return full(a.shape(), array(false), s);
+  return not_equal(a, a, s);
+}
+array isposinf(const array& a, StreamOrDevice s) {
+  if (!is_floating_point(a.dtype())) return full(a.shape(), array(false), s);
+  return equal(a, array(std::numeric_limits<float>::infinity(), a.dtype()), s);
+}
+array isneginf(const array& a, StreamOrDevice s) {
+  if (!is_floating_point(a.dtype())) return full(a.shape(), array(false), s);
+  return equal(a, array(-std::numeric_limits<float>::infinity(), a.dtype()), s);
+}
+array isinf(const array& a, StreamOrDevice s) {
+  if (!is_floating_point(a.dtype())) return full(a.shape(), array(false), s);
+  return equal(abs(a, s), array(std::numeric_limits<float>::infinity(), a.dtype()), s);
+}
+array isfinite(const array& a, StreamOrDevice s) {
+  if (!is_floating_point(a.dtype())) return full(a.shape(), array(true), s);
+  // |a| < inf is false for NaN and for +-inf alone.
+  return less(abs(a, s), array(std::numeric_limits<float>::infinity(), a.dtype()), s);
+}
+
+namespace {
+
+// The largest finite value of a floating dtype.
+float largest_finite(Dtype t) {
+  if (t == float16) return 65504.0f;
+  if (t == bfloat16) return 3.38953139e38f;  // 0x7f7f: float32's exponent, 7 mantissa bits
+  return std::numeric_limits<float>::max();
+}
+
+}  // namespace
+
+array nan_to_num(const array& a, float nan, std::optional<float> posinf,
+                 std::optional<float> neginf, StreamOrDevice s) {
+  const Dtype t = a.dtype();
+  if (!is_floating_point(t)) return a;
+  array out = where(isnan(a, s), array(nan, t), a, s);
+  out = where(isposinf(a, s), array(posinf.value_or(largest_finite(t)), t), out, s);
+  return where(isneginf(a, s), array(neginf.value_or(-largest_finite(t)), t), out, s);
+}
+
 array logical_not(const array& a, StreamOrDevice s) {
   return unary(a, UnaryOp::LogicalNot, bool_, s);
 }
@@ -154,6 +268,34 @@ const char* unary_op_name(UnaryOp op) {
       return "ErfInv";
     case UnaryOp::LogicalNot:
       return "LogicalNot";
+    case UnaryOp::Sign:
+      return "Sign";
+    case UnaryOp::Tan:
+      return "Tan";
+    case UnaryOp::ArcSin:
+      return "ArcSin";
+    case UnaryOp::ArcCos:
+      return "ArcCos";
+    case UnaryOp::ArcTan:
+      return "ArcTan";
+    case UnaryOp::Sinh:
+      return "Sinh";
+    case UnaryOp::Cosh:
+      return "Cosh";
+    case UnaryOp::ArcSinh:
+      return "ArcSinh";
+    case UnaryOp::ArcCosh:
+      return "ArcCosh";
+    case UnaryOp::ArcTanh:
+      return "ArcTanh";
+    case UnaryOp::Expm1:
+      return "Expm1";
+    case UnaryOp::Log2:
+      return "Log2";
+    case UnaryOp::Log10:
+      return "Log10";
+    case UnaryOp::BitwiseInvert:
+      return "BitwiseInvert";
   }
   return "Unary";
 }

@@ -24,6 +24,13 @@ enum class BinaryOp {
   LogicalOr,
   BitwiseAnd,
   BitwiseOr,
+  ArcTan2,
+  LogAddExp,
+  FloorDivide,
+  Remainder,
+  BitwiseXor,
+  LeftShift,
+  RightShift,
 };
 
 const char* binary_op_name(BinaryOp op);

@@ -25,6 +25,20 @@ enum class UnaryOp {
   Erf,
   ErfInv,
   LogicalNot,
+  Sign,
+  Tan,
+  ArcSin,
+  ArcCos,
+  ArcTan,
+  Sinh,
+  Cosh,
+  ArcSinh,
+  ArcCosh,
+  ArcTanh,
+  Expm1,
+  Log2,
+  Log10,
+  BitwiseInvert,
 };
 
 const char* unary_op_name(UnaryOp op);

@@ -4,23 +4,13 @@
 // params/elementwise.h's UnaryOp_*); variants unary_<dtype>, with backend/cpu/unary.cpp's
 // semantics. Float dtypes compute in float.
 #include "elementwise.glsl"
+#include "float_math.glsl"
 #define NUM_OPERANDS 1
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 #if IN_KIND == 3
-// log(1 + x) without forming 1 + x near 0, where it loses x's low bits (and
-// Vulkan allows log an absolute error of 2^-21 around 1):
-// log1p(x) = 2 atanh(s), s = x / (2 + x), |s| <= 1/3; ~2 ulp.
-float log1p_(float x) {
-  if (abs(x) >= 0.5) return log(1.0 + x);
-  const float s = x / (2.0 + x), s2 = s * s;
-  return 2.0 * s *
-         (1.0 + s2 * (1.0 / 3.0 + s2 * (0.2 + s2 * (1.0 / 7.0 + s2 * (1.0 / 9.0 +
-                                                  s2 * (1.0 / 11.0 + s2 / 13.0))))));
-}
-
 // Norbert Juffa's faithfully rounded erff, the polynomial MLX's Metal erf.h
 // uses: max error about 1 ulp (abs error < 6e-8 measured against double).
 float erf_(float a) {
@@ -103,6 +93,137 @@ float tanh_(float x) {
   const float r = 1.0 - 2.0 / (exp(2.0 * a) + 1.0);
   return x < 0.0 ? -r : r;
 }
+
+// The functions below replace GLSL built-ins that Vulkan lets drivers
+// compute imprecisely (asin, acos and atan to 4096 ulp; log2 near 1 to an
+// absolute 2^-21) or that cancel (sinh, asinh, atanh and acosh written as
+// exp/log formulas), so every device gives the CPU's answer within a few ulp
+// (float_math.glsl has log1p_ and atan_).
+
+// e^x - 1: the Taylor series through x^11/11! below 0.5 (truncation under
+// 1e-12 relative; exp(x) - 1 would cancel), else exp(x) - 1.
+float expm1_(float x) {
+  if (abs(x) >= 0.5) return exp(x) - 1.0;
+  float p = 1.0 / 39916800.0;
+  p = fma(p, x, 1.0 / 3628800.0);
+  p = fma(p, x, 1.0 / 362880.0);
+  p = fma(p, x, 1.0 / 40320.0);
+  p = fma(p, x, 1.0 / 5040.0);
+  p = fma(p, x, 1.0 / 720.0);
+  p = fma(p, x, 1.0 / 120.0);
+  p = fma(p, x, 1.0 / 24.0);
+  p = fma(p, x, 1.0 / 6.0);
+  p = fma(p, x, 0.5);
+  p = fma(p, x, 1.0);
+  return x * p;
+}
+
+// e^a / 2 for a >= 88, finite up to about 89.4 where e^a itself overflows:
+// e^(a - 88) (a - 88 is exact) times e^88 / 2. Vulkan's exp may lose
+// 3 + 2|x| ulp, so the small argument also keeps it accurate.
+float half_exp_large(float a) {
+  return exp(a - 88.0) * 8.25818127e37;
+}
+
+// sinh |x| = (E + E / (E + 1)) / 2 with E = expm1(|x|) below 1 (no
+// cancellation), (e - 1/e) / 2 to 88, then half_exp_large.
+float sinh_(float x) {
+  const float a = abs(x);
+  float r;
+  if (a < 1.0) {
+    const float e = expm1_(a);
+    r = 0.5 * (e + e / (e + 1.0));
+  } else if (a < 88.0) {
+    const float e = exp(a);
+    r = 0.5 * (e - 1.0 / e);
+  } else {
+    r = half_exp_large(a);
+  }
+  return with_sign_of(r, x);
+}
+
+float cosh_(float x) {
+  const float a = abs(x);
+  if (a < 88.0) {
+    const float e = exp(a);
+    return 0.5 * (e + 1.0 / e);
+  }
+  return half_exp_large(a);  // NaN stays NaN
+}
+
+// Cephes' asinf: a polynomial below 0.5, else pi/2 - 2 asin(sqrt((1 - |x|) / 2)),
+// whose argument is exact (Sterbenz).
+float asin_(float x) {
+  const float a = abs(x);
+  if (a > 1.0) return kNaN;
+  const bool big = a > 0.5;
+  const float z = big ? 0.5 * (1.0 - a) : a * a;
+  const float t = big ? sqrt(z) : a;
+  float p = 4.2163199048e-2;
+  p = fma(p, z, 2.4181311049e-2);
+  p = fma(p, z, 4.5470025998e-2);
+  p = fma(p, z, 7.4953002686e-2);
+  p = fma(p, z, 1.6666752422e-1);
+  p = fma(p * z, t, t);
+  return with_sign_of(big ? kHalfPi - 2.0 * p : p, x);
+}
+
+float acos_(float x) {
+  if (abs(x) > 1.0) return kNaN;
+  if (x < -0.5) return kPi - 2.0 * asin_(sqrt(0.5 * (1.0 + x)));
+  if (x > 0.5) return 2.0 * asin_(sqrt(0.5 * (1.0 - x)));
+  return kHalfPi - asin_(x);  // NaN stays NaN
+}
+
+// asinh |x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))) below 2 (glibc's
+// split), log(2|x| + 1 / (sqrt(x^2 + 1) + |x|)) to 4096, then log|x| + ln 2
+// (x^2 + 1 is x^2 in float there, and x^2 would overflow later).
+float asinh_(float x) {
+  const float a = abs(x);
+  float r;
+  if (a > 4096.0) {
+    r = log(a) + kLn2;
+  } else if (a > 2.0) {
+    r = log(2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a));
+  } else {
+    const float a2 = a * a;
+    r = log1p_(a + a2 / (1.0 + sqrt(1.0 + a2)));
+  }
+  return with_sign_of(r, x);
+}
+
+// acosh x = log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact) below 2,
+// log(2x - 1 / (x + sqrt(x^2 - 1))) to 4096, then log x + ln 2.
+float acosh_(float x) {
+  if (x < 1.0) return kNaN;
+  if (x > 4096.0) return log(x) + kLn2;
+  if (x > 2.0) return log(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0)));
+  const float t = x - 1.0;
+  return log1p_(t + sqrt(2.0 * t + t * t));
+}
+
+// atanh |x| = log1p(2|x| / (1 - |x|)) / 2: no cancellation near 0.
+float atanh_(float x) {
+  const float a = abs(x);
+  if (a > 1.0) return kNaN;
+  if (a == 1.0) return with_sign_of(kInf, x);
+  return with_sign_of(0.5 * log1p_(2.0 * a / (1.0 - a)), x);
+}
+
+// log2 and log10 through log1p on (0.5, 2), where x - 1 is exact and the
+// built-in log2 may be off by 2^-21 absolute; the built-in elsewhere, with
+// its undefined cases (0 and negatives) made the C library's.
+float log2_(float x) {
+  if (x > 0.5 && x < 2.0) return log1p_(x - 1.0) * 1.44269504088896341;
+  if (x == 0.0) return -kInf;
+  if (x < 0.0) return kNaN;
+  return log2(x);
+}
+
+float log10_(float x) {
+  if (x > 0.5 && x < 2.0) return log1p_(x - 1.0) * 0.434294481903251828;
+  return log2_(x) * 0.301029995663981195;
+}
 #endif
 
 IN_COMPUTE apply(IN_COMPUTE x) {
@@ -115,6 +236,15 @@ IN_COMPUTE apply(IN_COMPUTE x) {
 #endif
     case UnaryOp_Square: return x * x;
     case UnaryOp_LogicalNot: return x == IN_COMPUTE(0) ? IN_COMPUTE(1) : IN_COMPUTE(0);
+#if IN_KIND >= 2
+    // MLX's sign: NaN fails both tests and gives 0.
+    case UnaryOp_Sign: return x > IN_COMPUTE(0) ? IN_COMPUTE(1) : (x < IN_COMPUTE(0) ? IN_COMPUTE(-1) : IN_COMPUTE(0));
+#else
+    case UnaryOp_Sign: return x != IN_COMPUTE(0) ? IN_COMPUTE(1) : IN_COMPUTE(0);
+#endif
+#if IN_KIND == 1 || IN_KIND == 2
+    case UnaryOp_BitwiseInvert: return ~x;  // uint8 keeps the low 8 bits when stored
+#endif
 #if IN_KIND == 3
     case UnaryOp_Floor: return floor(x);
     case UnaryOp_Ceil: return ceil(x);
@@ -130,6 +260,18 @@ IN_COMPUTE apply(IN_COMPUTE x) {
     case UnaryOp_Sigmoid: return 1.0 / (1.0 + exp(-x));  // exp overflow gives 1 / inf = 0
     case UnaryOp_Erf: return erf_(x);
     case UnaryOp_ErfInv: return erfinv_(x);
+    case UnaryOp_Tan: return isinf(x) ? kNaN : sin(x) / cos(x);  // sin(inf) is undefined in GLSL
+    case UnaryOp_ArcSin: return asin_(x);
+    case UnaryOp_ArcCos: return acos_(x);
+    case UnaryOp_ArcTan: return atan_(x);
+    case UnaryOp_Sinh: return sinh_(x);
+    case UnaryOp_Cosh: return cosh_(x);
+    case UnaryOp_ArcSinh: return asinh_(x);
+    case UnaryOp_ArcCosh: return acosh_(x);
+    case UnaryOp_ArcTanh: return atanh_(x);
+    case UnaryOp_Expm1: return expm1_(x);
+    case UnaryOp_Log2: return log2_(x);
+    case UnaryOp_Log10: return log10_(x);
 #endif
     // Rounding an integer, abs of an unsigned, and negative of a bool
     // (static_cast<bool>(-x) == x) change nothing.

@@ -16,9 +16,37 @@ array scalar(double v, const array& x) {
   return array(v, x.dtype());
 }
 
-// Comparisons, logical and bitwise ops: piecewise constant, zero derivative.
+// Ops whose output is bool.
+bool gives_bool(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Equal:
+    case BinaryOp::NotEqual:
+    case BinaryOp::Greater:
+    case BinaryOp::GreaterEqual:
+    case BinaryOp::Less:
+    case BinaryOp::LessEqual:
+    case BinaryOp::LogicalAnd:
+    case BinaryOp::LogicalOr:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Comparisons, logical, bitwise and shift ops and floor_divide: piecewise
+// constant, zero derivative (MLX's rules too).
 bool is_piecewise_constant(BinaryOp op) {
-  return op >= BinaryOp::Equal;
+  switch (op) {
+    case BinaryOp::BitwiseAnd:
+    case BinaryOp::BitwiseOr:
+    case BinaryOp::BitwiseXor:
+    case BinaryOp::LeftShift:
+    case BinaryOp::RightShift:
+    case BinaryOp::FloorDivide:
+      return true;
+    default:
+      return gives_bool(op);
+  }
 }
 
 // d out / d (operand `arg`), where out = op(a, b).
@@ -41,6 +69,16 @@ array partial(BinaryOp op, int arg, const array& a, const array& b, const array&
       // out log(a); 0 where a = 0 and b >= 0 (out is 0 or 1 there), as PyTorch.
       return where(logical_and(equal(a, scalar(0, a), s), greater_equal(b, scalar(0, b), s), s),
                    scalar(0, a), multiply(out, log(a, s), s), s);
+    case BinaryOp::ArcTan2: {  // atan2(a, b): b / (a^2 + b^2) and -a / (a^2 + b^2)
+      array r2 = add(square(a, s), square(b, s), s);
+      return arg == 0 ? divide(b, r2, s) : negative(divide(a, r2, s), s);
+    }
+    case BinaryOp::LogAddExp: {  // MLX's: sigmoid(a - b) and 1 - sigmoid(a - b)
+      array p = sigmoid(subtract(a, b, s), s);
+      return arg == 0 ? p : subtract(scalar(1, p), p, s);
+    }
+    case BinaryOp::Remainder:  // a - floor(a / b) b: 1 and -floor(a / b), as MLX
+      return arg == 0 ? ones_like(a, s) : negative(floor(divide(a, b, s), s), s);
     default:
       break;
   }
@@ -55,8 +93,7 @@ std::vector<array> Binary::jvp(const std::vector<array>& primals,
   const array& a = primals[0];
   const array& b = primals[1];
   if (is_piecewise_constant(op_)) {
-    const bool to_bool = op_ < BinaryOp::BitwiseAnd;
-    return {zeros(a.shape(), to_bool ? bool_ : a.dtype(), stream())};
+    return {zeros(a.shape(), gives_bool(op_) ? bool_ : a.dtype(), stream())};
   }
   array out = array(a.shape(), a.dtype(), std::make_shared<Binary>(stream(), op_), {a, b});
   std::optional<array> sum;

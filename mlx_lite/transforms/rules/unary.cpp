@@ -1,6 +1,6 @@
 // Derivative rules of Unary and AsType. An elementwise function's Jacobian is
 // diagonal, so its vjp and jvp both multiply by f'(x); the vjp reuses the
-// output where f' is a function of it (exp, sqrt, rsqrt, tanh, sigmoid).
+// output where f' is a function of it (exp, expm1, sqrt, rsqrt, tanh, sigmoid).
 #include "mlx_lite/primitives/unary.h"
 
 #include <cmath>
@@ -58,11 +58,37 @@ array derivative(UnaryOp op, const array& x, std::optional<array> out, Stream s)
                       s);
     case UnaryOp::ErfInv:  // sqrt(pi) / 2 e^(erfinv(x)^2)
       return multiply(scalar(std::sqrt(std::numbers::pi) / 2, x), exp(square(y(), s), s), s);
+    case UnaryOp::Tan:  // 1 / cos(x)^2
+      return divide(scalar(1, x), square(cos(x, s), s), s);
+    case UnaryOp::ArcSin:  // 1 / sqrt(1 - x^2)
+      return rsqrt(subtract(scalar(1, x), square(x, s), s), s);
+    case UnaryOp::ArcCos:  // -1 / sqrt(1 - x^2)
+      return negative(rsqrt(subtract(scalar(1, x), square(x, s), s), s), s);
+    case UnaryOp::ArcTan:  // 1 / (1 + x^2)
+      return divide(scalar(1, x), add(scalar(1, x), square(x, s), s), s);
+    case UnaryOp::Sinh:
+      return cosh(x, s);
+    case UnaryOp::Cosh:
+      return sinh(x, s);
+    case UnaryOp::ArcSinh:  // 1 / sqrt(x^2 + 1)
+      return rsqrt(add(square(x, s), scalar(1, x), s), s);
+    case UnaryOp::ArcCosh:  // 1 / sqrt(x^2 - 1)
+      return rsqrt(subtract(square(x, s), scalar(1, x), s), s);
+    case UnaryOp::ArcTanh:  // 1 / (1 - x^2)
+      return divide(scalar(1, x), subtract(scalar(1, x), square(x, s), s), s);
+    case UnaryOp::Expm1:  // e^x = expm1(x) + 1
+      return add(y(), scalar(1, x), s);
+    case UnaryOp::Log2:  // 1 / (x ln 2)
+      return divide(scalar(1, x), multiply(x, scalar(std::numbers::ln2, x), s), s);
+    case UnaryOp::Log10:  // 1 / (x ln 10)
+      return divide(scalar(1, x), multiply(x, scalar(std::numbers::ln10, x), s), s);
     case UnaryOp::Floor:
     case UnaryOp::Ceil:
     case UnaryOp::Round:
     case UnaryOp::LogicalNot:
-      break;  // piecewise constant
+    case UnaryOp::Sign:           // zero, as MLX's
+    case UnaryOp::BitwiseInvert:  // integers only
+      break;                      // piecewise constant
   }
   return zeros_like(x, s);
 }
