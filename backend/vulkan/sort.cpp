@@ -4,9 +4,13 @@
 // last of which writes the output. Lines of one block take one dispatch.
 #include "backend/vulkan/shaders/params/sort.h"
 
+#include <fmt/format.h>
+
 #include <bit>
+#include <stdexcept>
 
 #include "backend/common/buffers.h"
+#include "backend/vulkan/device.h"
 #include "backend/vulkan/encoder.h"
 #include "backend/vulkan/lines.h"
 #include "mlx_lite/primitives/sort.h"
@@ -32,8 +36,21 @@ Pairs make_pairs(int64_t n, Dtype in) {
   return p;
 }
 
+// The block pass's shared memory: a key and a position per element. Every
+// device this runs on has 32 KiB (lavapipe) or more; Vulkan's minimum is 16.
+void check_shared_memory(Dtype in) {
+  const uint64_t need = uint64_t{params::kSortBlock} * ((in == int64 ? 8 : 4) + 4);
+  const uint64_t have = vulkan::Device::get().limits().max_shared_memory;
+  if (need > have) {
+    throw std::runtime_error(fmt::format(
+        "[sort] The GPU's kernel needs {} bytes of shared memory for {} keys; this device has {}.",
+        need, dtype_name(in), have));
+  }
+}
+
 void sort_gpu(const Stream& stream, const array& in, array& out, int axis, bool arg) {
   static const vulkan::KernelsByDtype<SortKernel> kernels("sort_{}_{}");
+  check_shared_memory(in.dtype());
   common::allocate(out);
   if (out.size() == 0) return;
   vulkan::ShapeBlock shapes;
