@@ -20,6 +20,7 @@
 #include "backend/vulkan/shaders/params/reduce.h"
 #include "backend/vulkan/shaders/params/scan.h"
 #include "backend/vulkan/shaders/params/softmax.h"
+#include "backend/vulkan/shaders/params/sort.h"
 
 namespace {
 
@@ -125,11 +126,24 @@ TEST(KernelParams, ReductionShadersAgreeWithTheHost) {
       "scan_int64_int64", sizeof(C),
       {MEMBER(C, lines), MEMBER(C, inner), MEMBER(C, reverse), MEMBER(C, inclusive)});
   expect_spec_constants("scan_int64_int64",
-                        {CONSTANT(params::ScanSpec, CONTIGUOUS), CONSTANT(params::ScanSpec, MODE)});
+                        {CONSTANT(params::ScanSpec, OP), CONSTANT(params::ScanSpec, CONTIGUOUS),
+                         CONSTANT(params::ScanSpec, MODE)});
   expect_push_constants("softmax_bfloat16", sizeof(params::SoftmaxParams),
                         {MEMBER(params::SoftmaxParams, lines)});
   expect_spec_constants("softmax_bfloat16", {CONSTANT(params::SoftmaxSpec, OP),
                                              CONSTANT(params::SoftmaxSpec, CONTIGUOUS)});
+}
+
+TEST(KernelParams, SortShadersAgreeWithTheHost) {
+  using P = params::SortParams;
+  using S = params::SortSpec;
+  for (const char* shader : {"sort_float16_float16", "sort_int64_uint32"}) {
+    expect_push_constants(
+        shader, sizeof(P),
+        {MEMBER(P, lines), MEMBER(P, inner), MEMBER(P, segment), MEMBER(P, width)});
+    expect_spec_constants(
+        shader, {CONSTANT(S, CONTIGUOUS), CONSTANT(S, PASS), CONSTANT(S, FINAL), CONSTANT(S, ARG)});
+  }
 }
 
 TEST(KernelParams, OtherShadersAgreeWithTheHost) {

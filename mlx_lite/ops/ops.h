@@ -11,5 +11,6 @@
 #include "mlx_lite/ops/random.h"
 #include "mlx_lite/ops/reduction.h"
 #include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/sort.h"
 #include "mlx_lite/ops/ternary.h"
 #include "mlx_lite/ops/unary.h"

@@ -46,7 +46,7 @@ Dtype Reduce::output_dtype(Dtype input) const {
   return input;
 }
 Dtype Scan::output_dtype(Dtype input) const {
-  return input == bool_ ? int32 : input;
+  return type_ == Sum && input == bool_ ? int32 : input;
 }
 Shape ArgReduce::output_shape(const Shape& input) const {
   return reduced_shape(input, {axis_}, keepdims_);
@@ -258,13 +258,52 @@ array argmin(const array& a, StreamOrDevice s) {
   return argmin(a, false, s);
 }
 
-array cumsum(const array& a, int axis_in, bool reverse, bool inclusive, StreamOrDevice s) {
-  int axis = normalize_axis(axis_in, a.ndim(), "cumsum");
-  auto p = std::make_shared<Scan>(to_stream(s), Scan::Sum, axis, reverse, inclusive);
+namespace {
+
+array scan(const array& a, int axis_in, bool reverse, bool inclusive, Scan::ReduceType type,
+           const char* op, StreamOrDevice s) {
+  int axis = normalize_axis(axis_in, a.ndim(), op);
+  auto p = std::make_shared<Scan>(to_stream(s), type, axis, reverse, inclusive);
   return array(a.shape(), p->output_dtype(a.dtype()), p, {a});
 }
+
+array flat(const array& a, StreamOrDevice s) {
+  return reshape(a, {static_cast<ShapeElem>(a.size())}, s);
+}
+
+}  // namespace
+
+array cumsum(const array& a, int axis, bool reverse, bool inclusive, StreamOrDevice s) {
+  return scan(a, axis, reverse, inclusive, Scan::Sum, "cumsum", s);
+}
 array cumsum(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
-  return cumsum(reshape(a, {static_cast<ShapeElem>(a.size())}, s), 0, reverse, inclusive, s);
+  return cumsum(flat(a, s), 0, reverse, inclusive, s);
+}
+array cumprod(const array& a, int axis, bool reverse, bool inclusive, StreamOrDevice s) {
+  return scan(a, axis, reverse, inclusive, Scan::Prod, "cumprod", s);
+}
+array cumprod(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
+  return cumprod(flat(a, s), 0, reverse, inclusive, s);
+}
+array cummax(const array& a, int axis, bool reverse, bool inclusive, StreamOrDevice s) {
+  return scan(a, axis, reverse, inclusive, Scan::Max, "cummax", s);
+}
+array cummax(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
+  return cummax(flat(a, s), 0, reverse, inclusive, s);
+}
+array cummin(const array& a, int axis, bool reverse, bool inclusive, StreamOrDevice s) {
+  return scan(a, axis, reverse, inclusive, Scan::Min, "cummin", s);
+}
+array cummin(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
+  return cummin(flat(a, s), 0, reverse, inclusive, s);
+}
+array logcumsumexp(const array& a, int axis, bool reverse, bool inclusive, StreamOrDevice s) {
+  normalize_axis(axis, a.ndim(), "logcumsumexp");  // before the cast, so the error names this op
+  array x = is_floating_point(a.dtype()) ? a : astype(a, float32, s);
+  return scan(x, axis, reverse, inclusive, Scan::LogAddExp, "logcumsumexp", s);
+}
+array logcumsumexp(const array& a, bool reverse, bool inclusive, StreamOrDevice s) {
+  return logcumsumexp(flat(a, s), 0, reverse, inclusive, s);
 }
 
 array softmax(const array& a, const std::vector<int>& axes_in, bool precise, StreamOrDevice s) {

@@ -106,6 +106,44 @@ array cumsum(const array& a, int axis, bool reverse = false, bool inclusive = tr
 array cumsum(const array& a, bool reverse = false, bool inclusive = true, StreamOrDevice s = {});
 /// @}
 
+/// Cumulative product along `axis`, or over the flattened array without
+/// one; reverse and inclusive as cumsum's (an exclusive scan starts at 1).
+/// Every dtype keeps its own (bool gives the running logical and).
+/// @{
+array cumprod(const array& a, int axis, bool reverse = false, bool inclusive = true,
+              StreamOrDevice s = {});
+array cumprod(const array& a, bool reverse = false, bool inclusive = true, StreamOrDevice s = {});
+/// @}
+
+/// Running maximum along `axis`, or over the flattened array without one;
+/// reverse and inclusive as cumsum's (an exclusive scan starts at the
+/// dtype's lowest value, -inf for floats). NaN propagates; dtypes are kept.
+/// @{
+array cummax(const array& a, int axis, bool reverse = false, bool inclusive = true,
+             StreamOrDevice s = {});
+array cummax(const array& a, bool reverse = false, bool inclusive = true, StreamOrDevice s = {});
+/// @}
+
+/// Running minimum along `axis`, or over the flattened array without one;
+/// reverse and inclusive as cumsum's (an exclusive scan starts at the
+/// dtype's highest value, +inf for floats). NaN propagates; dtypes are kept.
+/// @{
+array cummin(const array& a, int axis, bool reverse = false, bool inclusive = true,
+             StreamOrDevice s = {});
+array cummin(const array& a, bool reverse = false, bool inclusive = true, StreamOrDevice s = {});
+/// @}
+
+/// Running log(sum(exp(a))) along `axis`, or over the flattened array
+/// without one, computed stably (each step adds max + log1p(exp(-|x - y|)));
+/// reverse and inclusive as cumsum's (an exclusive scan starts at -inf).
+/// Integer and bool inputs give float32.
+/// @{
+array logcumsumexp(const array& a, int axis, bool reverse = false, bool inclusive = true,
+                   StreamOrDevice s = {});
+array logcumsumexp(const array& a, bool reverse = false, bool inclusive = true,
+                   StreamOrDevice s = {});
+/// @}
+
 /// exp(a) / sum(exp(a)) over `axes` (one `axis`, or every axis), shifted by
 /// the max so exp cannot overflow; integer and bool inputs give float32.
 /// precise computes 16-bit float inputs in float32.

@@ -73,10 +73,12 @@ class ArgReduce : public UnaryPrimitive {
 };
 
 // Cumulative reduction along `axis`: out[i] = op(in[0..i]) (inclusive) or
-// op(in[0..i-1]) (exclusive), from the end when `reverse`.
+// op(in[0..i-1]) (exclusive, op's identity at i = 0), from the end when
+// `reverse`. Max and Min propagate NaN; LogAddExp (logcumsumexp) takes
+// floating inputs only (the op casts others).
 class Scan : public UnaryPrimitive {
  public:
-  enum ReduceType { Sum };
+  enum ReduceType { Sum, Prod, Max, Min, LogAddExp };
 
   Scan(Stream stream, ReduceType type, int axis, bool reverse, bool inclusive)
       : UnaryPrimitive(stream),
@@ -96,7 +98,8 @@ class Scan : public UnaryPrimitive {
   int axis() const { return axis_; }
   bool reverse() const { return reverse_; }
   bool inclusive() const { return inclusive_; }
-  // bool sums in int32, as in MLX; other dtypes are kept.
+  ReduceType reduce_type() const { return type_; }
+  // bool sums in int32, as in MLX; other dtypes (and other ops) are kept.
   Dtype output_dtype(Dtype input) const;
 
  private:

@@ -1,7 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Scan (cumsum) along one axis, inclusive or exclusive, forward or reverse,
-// as the CPU's backend/cpu/scan.cpp (params/scan.h: where element k of line
+// Scan (cumsum, cumprod, cummax, cummin, logcumsumexp: OP) along one axis,
+// inclusive or exclusive, forward or reverse, as the CPU's backend/cpu/scan.cpp (params/scan.h: where element k of line
 // r goes). Scan position p reads and writes element k = p (k = len - 1 - p
 // when reverse). MODE:
 //   kWorkgroupPerLine   a workgroup of W threads per line walks it in tiles
@@ -24,9 +24,9 @@
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
-// Floats sum in float, with the running total compensated (Kahan) since it
-// carries across a whole line (the CPU sums in double); integers and bool in
-// 64 bits, which wrap to the output's width as the CPU's do.
+// Floats scan in float, with a sum's running total compensated (Kahan)
+// since it carries across a whole line (the CPU sums in double); integers and
+// bool in 64 bits, which wrap to the output's width as the CPU's do.
 #if IN_KIND == 3
 #define ACC float
 #else
@@ -43,7 +43,53 @@ shared ACC tile[kScanMaxThreads * kPerThread];
 shared ACC sums[kScanMaxThreads];
 shared ACC group_before[17];
 
-// A running total: sum, and for floats the low-order part it lost.
+// The identity of OP (an exclusive scan's first output): 0, 1, the lowest
+// or highest value of the input's dtype, or -inf.
+ACC identity() {
+  if (OP == Scan_Sum) return ACC(0);
+  if (OP == Scan_Prod) return ACC(1);
+  const bool is_max = OP == Scan_Max || OP == Scan_LogAddExp;
+#if IN_KIND == 3
+  return is_max ? uintBitsToFloat(0xff800000u) : uintBitsToFloat(0x7f800000u);
+#else
+  if (IN_KIND == 0) return is_max ? ACC(0) : ACC(1);
+  if (IN_TYPEID == 1) return is_max ? ACC(0) : ACC(255);                    // uint8
+  if (IN_TYPEID == 2) return is_max ? ACC(0) : ACC(0xffffffffu);            // uint32
+  if (IN_TYPEID == 3) return is_max ? ACC(-2147483648l) : ACC(2147483647);  // int32
+  return is_max ? ACC(0x8000000000000000ul) : ACC(0x7ffffffffffffffful);    // int64
+#endif
+}
+
+#if IN_KIND == 3
+// log(1 + x), accurate for small x (GLSL has no log1p): log(u) scaled by the
+// rounding error of u = 1 + x.
+float log1p_(float x) {
+  const float u = 1.0 + x;
+  if (u == 1.0) return x;
+  return log(u) * (x / (u - 1.0));
+}
+#endif
+
+// a OP b, a the earlier. Max and min keep the earlier element unless the
+// later is strictly beyond it, and the first NaN: associative, and the
+// CPU's sequential rule, so both pick the same element.
+ACC combine(ACC a, ACC b) {
+  if (OP == Scan_Sum) return a + b;
+  if (OP == Scan_Prod) return a * b;
+#if IN_KIND == 3
+  if (isnan(a)) return a;
+  if (isnan(b)) return b;
+  if (OP == Scan_LogAddExp) {
+    const float hi = max(a, b), lo = min(a, b);
+    if (isinf(hi)) return hi;
+    return hi + log1p_(exp(lo - hi));
+  }
+#endif
+  if (OP == Scan_Max) return b > a ? b : a;
+  return b < a ? b : a;
+}
+
+// A running total: the value, and for float sums the low-order part it lost.
 struct Total {
   ACC sum;
   ACC lost;
@@ -51,13 +97,16 @@ struct Total {
 
 void accumulate(inout Total total, ACC x) {
 #if IN_KIND == 3
-  precise float y = x - total.lost;
-  precise float s = total.sum + y;
-  total.lost = (s - total.sum) - y;
-  total.sum = s;
-#else
-  total.sum += x;
+  if (OP == Scan_Sum) {
+    precise float y = x - total.lost;
+    precise float s = total.sum + y;
+    // Past an infinity the lost part is meaningless (inf - inf): drop it.
+    total.lost = isinf(s) ? 0.0 : (s - total.sum) - y;
+    total.sum = s;
+    return;
+  }
 #endif
+  total.sum = combine(total.sum, x);
 }
 
 ACC load(int64_t start, uint k) {
@@ -83,7 +132,7 @@ void main() {
     if (r >= rows) return;
     const int64_t start = line_start(r);
     const uint out_start = uint((r / inner) * len * inner + r % inner);
-    Total total = Total(ACC(0), ACC(0));
+    Total total = Total(identity(), ACC(0));
     for (uint p = 0u; p < len; ++p) {
       const uint k = element(p, len);
       const ACC x = load(start, k);
@@ -99,21 +148,21 @@ void main() {
   const uint t = gl_LocalInvocationID.x;
   const int64_t start = line_start(r);
   const uint out_start = uint((r / inner) * len * inner + r % inner);
-  Total carry = Total(ACC(0), ACC(0));
+  Total carry = Total(identity(), ACC(0));
   for (uint base = 0u; base < len; base += kTile) {
     for (uint q = 0u; q < kPerThread; ++q) {
       const uint p = base + q * kThreads + t;
-      tile[q * kThreads + t] = p < len ? load(start, element(p, len)) : ACC(0);
+      tile[q * kThreads + t] = p < len ? load(start, element(p, len)) : identity();
     }
     barrier();
     // This thread's 4 consecutive positions: their prefixes within the
     // thread (inclusive or exclusive) and their sum.
     ACC own[kPerThread];
-    ACC running = ACC(0);
+    ACC running = identity();
     for (uint q = 0u; q < kPerThread; ++q) {
       const ACC x = tile[t * kPerThread + q];
       if (!is_inclusive) own[q] = running;
-      running += x;
+      running = combine(running, x);
       if (is_inclusive) own[q] = running;
     }
     sums[t] = running;
@@ -122,25 +171,26 @@ void main() {
     // group of 16 sums, then one thread for the group totals): 3 barriers
     // where a tree scan of 256 takes 16.
     if (t < kGroups) {
-      ACC acc = ACC(0);
+      ACC acc = identity();
       for (uint i = t * kGroup; i < (t + 1u) * kGroup; ++i) {
-        acc += sums[i];
+        acc = combine(acc, sums[i]);
         sums[i] = acc;
       }
     }
     barrier();
     if (t == 0u) {
-      ACC acc = ACC(0);
+      ACC acc = identity();
       for (uint g = 0u; g < kGroups; ++g) {
         group_before[g] = acc;
-        acc += sums[g * kGroup + kGroup - 1u];
+        acc = combine(acc, sums[g * kGroup + kGroup - 1u]);
       }
       group_before[kGroups] = acc;
     }
     barrier();
-    const ACC before = group_before[t / kGroup] + (t % kGroup > 0u ? sums[t - 1u] : ACC(0));
+    const ACC before =
+        combine(group_before[t / kGroup], t % kGroup > 0u ? sums[t - 1u] : identity());
     for (uint q = 0u; q < kPerThread; ++q) {
-      tile[t * kPerThread + q] = carry.sum + (before + own[q]);
+      tile[t * kPerThread + q] = combine(carry.sum, combine(before, own[q]));
     }
     const ACC tile_sum = group_before[kGroups];
     barrier();

@@ -39,6 +39,10 @@ MLX_CONSTANT(uint32_t, kScanThreadPerLine, 1)
 MLX_CONSTANT(uint32_t, kScanMaxThreads, 256)
 
 MLX_ENUM_VALUE(Scan, Sum, 0)
+MLX_ENUM_VALUE(Scan, Prod, 1)
+MLX_ENUM_VALUE(Scan, Max, 2)
+MLX_ENUM_VALUE(Scan, Min, 3)
+MLX_ENUM_VALUE(Scan, LogAddExp, 4)
 
 MLX_PARAMS_END
 
