@@ -227,10 +227,11 @@ inline std::string describe(Dtype dt, const std::string& layout, int r, int c) {
 }
 
 // The message of the std::invalid_argument that f throws ("" if none).
-inline std::string error_of(const std::function<void()>& f) {
+template <typename Exception = std::invalid_argument>
+std::string error_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const std::invalid_argument& e) {
+  } catch (const Exception& e) {
     return e.what();
   }
   return "";

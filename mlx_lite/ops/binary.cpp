@@ -34,11 +34,12 @@ array comparison(const char* name, const array& a, const array& b, BinaryOp op, 
   return binary(name, a, b, op, promote_types(a.dtype(), b.dtype()), bool_, s);
 }
 
+// Float operands are a std::runtime_error, as MLX throws for the bitwise ops.
 array bitwise(const char* name, const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
   Dtype t = promote_types(a.dtype(), b.dtype());
   if (is_floating_point(t)) {
-    throw std::invalid_argument(fmt::format("[{}] Needs integer or bool arrays, got {} and {}.",
-                                            name, a.dtype(), b.dtype()));
+    throw std::runtime_error(fmt::format("[{}] Needs integer or bool arrays, got {} and {}.", name,
+                                         a.dtype(), b.dtype()));
   }
   return binary(name, a, b, op, t, t, s);
 }
@@ -47,8 +48,8 @@ array bitwise(const char* name, const array& a, const array& b, BinaryOp op, Str
 array shift(const char* name, const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
   Dtype t = promote_types(promote_types(a.dtype(), b.dtype()), uint8);
   if (is_floating_point(t)) {
-    throw std::invalid_argument(fmt::format("[{}] Needs integer or bool arrays, got {} and {}.",
-                                            name, a.dtype(), b.dtype()));
+    throw std::runtime_error(fmt::format("[{}] Needs integer or bool arrays, got {} and {}.", name,
+                                         a.dtype(), b.dtype()));
   }
   return binary(name, a, b, op, t, t, s);
 }

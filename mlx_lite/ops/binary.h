@@ -42,14 +42,14 @@ array logical_and(const array& a, const array& b, StreamOrDevice s = {});
 /// Elementwise a || b of the operands as bool (nonzero is true), as bool.
 array logical_or(const array& a, const array& b, StreamOrDevice s = {});
 /// Bitwise on integers and bool (for bool, the same as logical_and/or);
-/// floating inputs throw std::invalid_argument.
+/// floating inputs throw std::runtime_error (as MLX).
 /// @{
 array bitwise_and(const array& a, const array& b, StreamOrDevice s = {});
 array bitwise_or(const array& a, const array& b, StreamOrDevice s = {});
 array bitwise_xor(const array& a, const array& b, StreamOrDevice s = {});
 /// @}
 /// Shifts the bits of a by b, on integers (bool operands become uint8, as in
-/// MLX); floating inputs throw std::invalid_argument. Shift counts that are
+/// MLX); floating inputs throw std::runtime_error (as MLX). Shift counts that are
 /// negative or at least the dtype's width in bits give 0, or for right_shift
 /// of a negative signed value -1 (numpy's results; C++ leaves them undefined).
 /// right_shift of signed values is arithmetic.
