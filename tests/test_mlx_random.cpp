@@ -156,10 +156,15 @@ TEST(MlxRandom, RandintDtypes) {
     auto b = random::randint(0, 2, {n}, bool_, key, d);
     EXPECT_EQ(b.dtype(), bool_);
     auto vb = values_as<bool>(b);
+    // A width past 2^63 keeps every 32-bit draw; the cast keeps the low bits.
+    auto wide = random::randint(array(std::numeric_limits<int64_t>::min()),
+                                array(std::numeric_limits<int64_t>::max()), {n}, int32, key, d);
+    auto vw = values_as<int32_t>(wide);
     for (int i = 0; i < n; ++i) {
       ASSERT_EQ(v8[i], 10 + w[i] % 240u);
       ASSERT_EQ(v32[i], w[i]);  // the full 2^32 width keeps every word
       ASSERT_EQ(vb[i], (w[i] % 2u) == 1);
+      ASSERT_EQ(vw[i], static_cast<int32_t>(w[i]));
     }
   }
 }
@@ -560,4 +565,12 @@ TEST(MlxRandom, BadArguments) {
   EXPECT_THROW(random::permutation(l2, 2, key), std::invalid_argument);
   // A bad key is refused by bits, whichever sampler draws it.
   EXPECT_THROW(random::randint(0, 5, {3}, int32, array({1.0f, 2.0f})), std::invalid_argument);
+}
+
+TEST(MlxRandom, NormalLocScaleWithoutDtype) {
+  // MLX's normal(shape, loc, scale, key) overload: float32.
+  auto key = random::key(30);
+  auto a = random::normal({8}, 2.0f, 3.0f, key);
+  EXPECT_EQ(a.dtype(), float32);
+  EXPECT_EQ(values(a), values(random::normal({8}, float32, 2.0f, 3.0f, key)));
 }

@@ -109,18 +109,20 @@ array add_mod(const array& a, const array& c, const array& r, StreamOrDevice s) 
 // raw mod r with both int64 bit patterns read as uint64, r != 0: MLX reduces
 // its uint64 draws this way. `raw_is_small` says raw < 2^32 (a 32-bit draw).
 array unsigned_remainder(const array& raw, const array& r, bool raw_is_small, StreamOrDevice s) {
-  // r >= 2^63 (negative as int64) is over twice any raw: one subtraction.
-  auto wide = less(r, i64(0), s);
-  auto wide_rem = where(unsigned_less_equal(r, raw, s), subtract(raw, r, s), raw, s);
+  auto wide = less(r, i64(0), s);  // r >= 2^63 as uint64
   auto safe_r = where(wide, i64(1), r, s);
-  auto rem = remainder(bitwise_and(raw, i64(std::numeric_limits<int64_t>::max()), s), safe_r, s);
-  if (!raw_is_small) {
-    // raw = low63 + top * 2^63, and 2^63 mod r = (INT64_MAX mod r + 1) mod r.
-    auto top = less(raw, i64(0), s);
-    auto pow63 =
-        add_mod(remainder(i64(std::numeric_limits<int64_t>::max()), safe_r, s), i64(1), safe_r, s);
-    rem = add_mod(rem, where(top, pow63, i64(0), s), safe_r, s);
+  if (raw_is_small) {
+    // raw < 2^32 < r whenever r is wide.
+    return where(wide, raw, remainder(raw, safe_r, s), s);
   }
+  // A wide r is over half of 2^64: raw mod r needs at most one subtraction.
+  auto wide_rem = where(unsigned_less_equal(r, raw, s), subtract(raw, r, s), raw, s);
+  // Else raw = low63 + top * 2^63, and 2^63 mod r = (INT64_MAX mod r + 1) mod r.
+  const auto max63 = i64(std::numeric_limits<int64_t>::max());
+  auto rem = remainder(bitwise_and(raw, max63, s), safe_r, s);
+  auto top = less(raw, i64(0), s);
+  auto pow63 = add_mod(remainder(max63, safe_r, s), i64(1), safe_r, s);
+  rem = add_mod(rem, where(top, pow63, i64(0), s), safe_r, s);
   return where(wide, wide_rem, rem, s);
 }
 
