@@ -18,12 +18,6 @@ namespace {
 const Device kCpu(Device::cpu);
 const Device kGpu(Device::gpu);
 
-std::vector<Device> devices() {
-  std::vector<Device> out = {kCpu};
-  if (gpu::is_available()) out.push_back(kGpu);
-  return out;
-}
-
 bool scalar_bool(array a) {
   EXPECT_EQ(a.dtype(), bool_);
   EXPECT_EQ(a.ndim(), 0);

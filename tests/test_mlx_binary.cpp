@@ -33,16 +33,6 @@ constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 const Device kCpu(Device::cpu);
 const Device kGpu(Device::gpu);
 
-std::vector<Device> devices() {
-  std::vector<Device> out = {kCpu};
-  if (gpu::is_available()) out.push_back(kGpu);
-  return out;
-}
-
-std::string device_name(const Device& d) {
-  return d.type == Device::cpu ? "cpu" : "gpu";
-}
-
 using BinaryFn = array (*)(const array&, const array&, StreamOrDevice);
 
 // ---- References, independent of the kernels: doubles for floats, int64 for

@@ -17,6 +17,7 @@
 #include "tests/test_util.h"
 
 using namespace mlx_lite;
+using test_util::devices;
 using test_util::make;
 using test_util::make_array;
 using test_util::numel;
@@ -28,12 +29,6 @@ namespace {
 
 array grad1(const std::function<array(const array&)>& f, const array& x) {
   return grad(f)(x);
-}
-
-std::vector<Device> devices() {
-  std::vector<Device> out{Device::cpu};
-  if (gpu::is_available()) out.push_back(Device::gpu);
-  return out;
 }
 
 std::string where_(const Device& d, Dtype t) {

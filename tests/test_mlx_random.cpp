@@ -17,6 +17,7 @@
 #include "tests/test_util.h"
 
 using namespace mlx_lite;
+using test_util::devices;
 using test_util::error_of;
 using test_util::values;
 using test_util::values_as;
@@ -25,12 +26,6 @@ namespace {
 
 const Device kCpu(Device::cpu);
 const Device kGpu(Device::gpu);
-
-std::vector<Device> devices() {
-  std::vector<Device> d{kCpu};
-  if (gpu::is_available()) d.push_back(kGpu);
-  return d;
-}
 
 std::string dev_name(const Device& d) {
   return d == kCpu ? "cpu" : "gpu";

@@ -18,6 +18,7 @@
 #include "tests/test_util.h"
 
 using namespace mlx_lite;
+using test_util::devices;
 using test_util::make;
 using test_util::make_array;
 using test_util::numel;
@@ -26,12 +27,6 @@ using test_util::unravel;
 using test_util::values;
 
 namespace {
-
-std::vector<Device> devices() {
-  std::vector<Device> out{Device::cpu};
-  if (gpu::is_available()) out.push_back(Device::gpu);
-  return out;
-}
 
 std::string where_(const Device& d, Dtype t) {
   return fmt::format("{} {}", d.type == Device::gpu ? "gpu" : "cpu", t);

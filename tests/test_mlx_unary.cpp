@@ -28,17 +28,6 @@ constexpr double kPi = std::numbers::pi;
 const Device kCpu(Device::cpu);
 const Device kGpu(Device::gpu);
 
-// The devices a test runs on: the CPU, and the GPU where there is one.
-std::vector<Device> devices() {
-  std::vector<Device> out = {kCpu};
-  if (gpu::is_available()) out.push_back(kGpu);
-  return out;
-}
-
-std::string device_name(const Device& d) {
-  return d.type == Device::cpu ? "cpu" : "gpu";
-}
-
 using UnaryFn = array (*)(const array&, StreamOrDevice);
 
 struct FloatCase {

@@ -25,12 +25,6 @@ using namespace test_util;
 const Device kCpu(Device::cpu);
 const Device kGpu(Device::gpu);
 
-std::vector<Device> devices() {
-  std::vector<Device> d{kCpu};
-  if (gpu::is_available()) d.push_back(kGpu);
-  return d;
-}
-
 std::string dev_name(const Device& d) {
   return d == kCpu ? "cpu" : "gpu";
 }

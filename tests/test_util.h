@@ -226,6 +226,18 @@ inline std::string describe(Dtype dt, const std::string& layout, int r, int c) {
          std::to_string(c) + ")";
 }
 
+// The devices a test runs on: the CPU, and the GPU where one can be used.
+inline std::vector<Device> devices() {
+  std::vector<Device> out{Device::cpu};
+  if (is_available(Device::gpu)) out.push_back(Device::gpu);
+  return out;
+}
+
+// "cpu" or "gpu", for messages and test names.
+inline std::string device_name(const Device& d) {
+  return d.type == Device::cpu ? "cpu" : "gpu";
+}
+
 // The message of the std::invalid_argument that f throws ("" if none).
 template <typename Exception = std::invalid_argument>
 std::string error_of(const std::function<void()>& f) {
