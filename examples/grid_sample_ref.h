@@ -28,8 +28,11 @@ inline array grid_sample_ref(const array& x, const array& grid) {
   array ix = ((last_axis(grid, 0) + 1) * W_in - 1) / 2;
   array iy = ((last_axis(grid, 1) + 1) * H_in - 1) / 2;
 
-  array ix_nw = astype(floor(ix), int32);
-  array iy_nw = astype(floor(iy), int32);
+  // The corner indices are piecewise constant in grid: stop_gradient keeps
+  // them off the gradient path, as MLX requires of gather indices (their
+  // gradient would be zero anyway; the grid's flows through the weights).
+  array ix_nw = stop_gradient(astype(floor(ix), int32));
+  array iy_nw = stop_gradient(astype(floor(iy), int32));
   array ix_ne = ix_nw + 1, iy_ne = iy_nw;
   array ix_sw = ix_nw, iy_sw = iy_nw + 1;
   array ix_se = ix_nw + 1, iy_se = iy_nw + 1;

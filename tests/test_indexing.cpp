@@ -259,7 +259,13 @@ TEST(Gather, BadInput) {
       },
       {"[gather]", "2 index arrays", "1 axes"});
   expect_invalid([&] { gather(a, i, 3, {1, 3, 4}); }, {"[gather]", "Axis 3", "3 dimensions"});
-  expect_invalid([&] { gather(a, {i, i}, {1, -2}, {1, 1, 4}); }, {"[gather]", "repeated"});
+  // Axis 1 twice ({1, -2} named it twice before negative axes were rejected, as MLX does).
+  expect_invalid([&] { gather(a, {i, i}, {1, 1}, {1, 1, 4}); }, {"[gather]", "repeated"});
+  expect_invalid(
+      [&] {
+        gather(a, {i}, {-2}, {1, 1, 4});
+      },
+      {"[gather]", "Axis -2", "negative axes"});
   expect_invalid([&] { gather(a, i, 0, {1, 3}); }, {"[gather]", "slice_sizes (1,3)", "(2,3,4)"});
   expect_invalid(
       [&] {

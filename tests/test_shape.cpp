@@ -86,8 +86,10 @@ TEST(MoveSwapAxes, PermuteAsNumpy) {
     for (int j = 0; j < 3; ++j)
       for (int k = 0; k < 4; ++k) EXPECT_EQ(wv[(k * 3 + j) * 2 + i], av[(i * 3 + j) * 4 + k]);
 
-  EXPECT_NE(error_of([&] { moveaxis(a, 3, 0); }).find("[moveaxis] Axis 3"), std::string::npos);
-  EXPECT_NE(error_of([&] { swapaxes(a, 0, -4); }).find("[swapaxes] Axis -4"), std::string::npos);
+  EXPECT_NE(error_of<std::out_of_range>([&] { moveaxis(a, 3, 0); }).find("[moveaxis] Axis 3"),
+            std::string::npos);
+  EXPECT_NE(error_of<std::out_of_range>([&] { swapaxes(a, 0, -4); }).find("[swapaxes] Axis -4"),
+            std::string::npos);
 }
 
 TEST(ExpandDims, AxesOfTheOutput) {
@@ -215,9 +217,9 @@ TEST(Concatenate, BadInput) {
   EXPECT_NE(msg.find("(2,3,1)"), std::string::npos) << msg;
   msg = error_of([] { concatenate({}, 0); });
   EXPECT_NE(msg.find("[concatenate] No arrays"), std::string::npos) << msg;
-  msg = error_of([] { concatenate({make({2}, float32)}, 1); });
+  msg = error_of<std::out_of_range>([] { concatenate({make({2}, float32)}, 1); });
   EXPECT_NE(msg.find("[concatenate] Axis 1"), std::string::npos) << msg;
-  msg = error_of([] { concatenate({array(1), array(2)}, 0); });
+  msg = error_of<std::out_of_range>([] { concatenate({array(1), array(2)}, 0); });
   EXPECT_NE(msg.find("[concatenate]"), std::string::npos) << msg;
 }
 
@@ -249,8 +251,9 @@ TEST(Stack, NewAxis) {
   EXPECT_NE(msg.find("[stack]"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(3,2)"), std::string::npos) << msg;
   EXPECT_NE(error_of([] { stack({}); }).find("[stack]"), std::string::npos);
-  EXPECT_NE(error_of([] { stack({make({2}, float32)}, 2); }).find("[stack] Axis 2"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of<std::out_of_range>([] { stack({make({2}, float32)}, 2); }).find("[stack] Axis 2"),
+      std::string::npos);
 }
 
 TEST(Split, EqualPartsAndIndices) {
@@ -428,7 +431,8 @@ TEST(Repeat, AsNumpy) {
   EXPECT_NE(msg.find("[repeat] The number of repeats must be non-negative, got -1"),
             std::string::npos)
       << msg;
-  EXPECT_NE(error_of([&] { repeat(b, 2, 2); }).find("[repeat] Axis 2"), std::string::npos);
+  EXPECT_NE(error_of<std::out_of_range>([&] { repeat(b, 2, 2); }).find("[repeat] Axis 2"),
+            std::string::npos);
 }
 
 namespace {

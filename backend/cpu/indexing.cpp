@@ -5,7 +5,9 @@
 #include "mlx_lite/primitives/indexing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 #include "backend/cpu/strided.h"
@@ -100,6 +102,51 @@ void Gather::eval_cpu(const std::vector<array>& inputs, array& out) {
   });
 }
 
+namespace {
+
+// Calls f with the function that combines an output element with an update
+// under `reduce` (the loop is compiled once per op). Integer sums and
+// products wrap, through uint64_t, whose overflow is defined (a signed
+// overflow is undefined behaviour; C++20 defines the conversion back as
+// modular). Max and min let NaN win, as scatter.comp does.
+template <typename T, typename F>
+void with_scatter_combine(Scatter::ReduceType reduce, F&& f) {
+  using C = compute_type_t<T>;
+  auto arith = [](auto op) {
+    return [op](T cur, T u) {
+      if constexpr (std::is_integral_v<T>) {
+        return static_cast<T>(op(static_cast<uint64_t>(cur), static_cast<uint64_t>(u)));
+      } else {
+        return static_cast<T>(op(static_cast<C>(cur), static_cast<C>(u)));
+      }
+    };
+  };
+  auto pick = [](auto better) {
+    return [better](T cur, T u) {
+      const C a = static_cast<C>(cur), b = static_cast<C>(u);
+      if constexpr (std::is_floating_point_v<C>) {
+        if (std::isnan(b)) return u;
+        if (std::isnan(a)) return cur;
+      }
+      return better(b, a) ? u : cur;
+    };
+  };
+  switch (reduce) {
+    case Scatter::None:
+      return f([](T, T u) { return u; });
+    case Scatter::Sum:
+      return f(arith(std::plus<>{}));
+    case Scatter::Prod:
+      return f(arith(std::multiplies<>{}));
+    case Scatter::Max:
+      return f(pick(std::greater<>{}));
+    case Scatter::Min:
+      return f(pick(std::less<>{}));
+  }
+}
+
+}  // namespace
+
 void Scatter::eval_cpu(const std::vector<array>& inputs, array& out) {
   const array& src = inputs[0];
   const array& upd = inputs.back();
@@ -132,22 +179,18 @@ void Scatter::eval_cpu(const std::vector<array>& inputs, array& out) {
   const auto upd_base = offsets_of(idx_shape, head(upd.strides(), n_idx_dims));
   const size_t n_slice = out_slice.size();
   dispatch_dtype(out.dtype(), [&]<typename T>() {
-    using C = compute_type_t<T>;
     auto* u = static_cast<const T*>(upd.raw_data());
     auto* o = static_cast<T*>(out.raw_data());
-    for (size_t i = 0; i < n_idx; ++i) {
-      if (base[i] < 0) continue;
-      T* ob = o + base[i];
-      const T* ub = u + upd_base[i];
-      if (reduce_ == Sum) {
+    with_scatter_combine<T>(reduce_, [&](auto combine) {
+      for (size_t i = 0; i < n_idx; ++i) {
+        if (base[i] < 0) continue;
+        T* ob = o + base[i];
+        const T* ub = u + upd_base[i];
         for (size_t j = 0; j < n_slice; ++j) {
-          ob[out_slice[j]] =
-              static_cast<T>(static_cast<C>(ob[out_slice[j]]) + static_cast<C>(ub[upd_slice[j]]));
+          ob[out_slice[j]] = combine(ob[out_slice[j]], ub[upd_slice[j]]);
         }
-      } else {
-        for (size_t j = 0; j < n_slice; ++j) ob[out_slice[j]] = ub[upd_slice[j]];
       }
-    }
+    });
   });
 }
 

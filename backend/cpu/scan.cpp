@@ -2,6 +2,7 @@
 // sequential pass along the axis for each line, reading the input through
 // its strides into a row-contiguous output.
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "backend/cpu/strided.h"
@@ -18,18 +19,31 @@ template <typename T>
 using wide_t = std::conditional_t<std::is_floating_point_v<compute_type_t<T>>, double,
                                   std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>>;
 
+// acc (op) x, wrapping for signed integers: through the unsigned type, whose
+// overflow is defined (a signed overflow is undefined behaviour; C++20
+// defines the conversion back as modular).
+template <typename A, typename F>
+A wrapping(A acc, A x, F op) {
+  if constexpr (std::is_integral_v<A> && std::is_signed_v<A>) {
+    using U = std::make_unsigned_t<A>;
+    return static_cast<A>(op(static_cast<U>(acc), static_cast<U>(x)));
+  } else {
+    return op(acc, x);
+  }
+}
+
 template <typename T>
 struct SumOp {
   using A = wide_t<T>;
   static A identity() { return 0; }
-  static A apply(A acc, A x) { return acc + x; }
+  static A apply(A acc, A x) { return wrapping(acc, x, std::plus<>{}); }
 };
 
 template <typename T>
 struct ProdOp {
   using A = wide_t<T>;
   static A identity() { return 1; }
-  static A apply(A acc, A x) { return acc * x; }
+  static A apply(A acc, A x) { return wrapping(acc, x, std::multiplies<>{}); }
 };
 
 // Keeps the earlier element unless the later one is strictly beyond it, and

@@ -90,17 +90,27 @@ void dispatch_indexing(vulkan::Encoder& encoder, const IndexingKernel& kernel,
                    vulkan::Grid::threads(p.n));
 }
 
-// Scatter's variants: replacing elements goes by element size, adding by
-// dtype (with float atomics where the device has them).
-const IndexingKernel& scatter_kernel(Dtype t, bool sum) {
+// Scatter's variants: replacing elements goes by element size, combining by
+// op and dtype (float32 sums with float atomics where the device has them).
+const IndexingKernel& scatter_kernel(Dtype t, Scatter::ReduceType reduce) {
+  static_assert(Scatter::None == params::kScatterNone && Scatter::Sum == params::kScatterSum &&
+                    Scatter::Prod == params::kScatterProd && Scatter::Max == params::kScatterMax &&
+                    Scatter::Min == params::kScatterMin,
+                "scatter.comp's REDUCE values are Scatter::ReduceType's");
   static const std::array<IndexingKernel, 4> replace = {
       IndexingKernel("scatter_8"), IndexingKernel("scatter_16"), IndexingKernel("scatter_32"),
       IndexingKernel("scatter_64")};
-  static const vulkan::KernelsByDtype<IndexingKernel> add("scatter_add_{}");
+  static const std::array<vulkan::KernelsByDtype<IndexingKernel>, 4> combine = {
+      vulkan::KernelsByDtype<IndexingKernel>("scatter_add_{}"),
+      vulkan::KernelsByDtype<IndexingKernel>("scatter_prod_{}"),
+      vulkan::KernelsByDtype<IndexingKernel>("scatter_max_{}"),
+      vulkan::KernelsByDtype<IndexingKernel>("scatter_min_{}")};
   static const IndexingKernel add_atomic("scatter_add_float32_atomic");
-  if (!sum) return replace[std::bit_width(size_of(t)) - 1];
-  if (t == float32 && vulkan::Device::get().float32_atomic_add()) return add_atomic;
-  return add(t);
+  if (reduce == Scatter::None) return replace[std::bit_width(size_of(t)) - 1];
+  if (reduce == Scatter::Sum && t == float32 && vulkan::Device::get().float32_atomic_add()) {
+    return add_atomic;
+  }
+  return combine[reduce - 1](t);
 }
 
 }  // namespace
@@ -138,10 +148,10 @@ void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
   const std::span<const array> indices(inputs.data() + 1, inputs.size() - 2);
   const auto& device = vulkan::Device::get();
   if (indices.size() > kMaxIndexArrays ||
-      (reduce_ == Sum && out.dtype() == int64 && !device.int64_atomics())) {
-    // More index arrays than the shader binds, or an int64 sum on a device
-    // without 64-bit atomics (no compare-and-swap fallback either, as that is
-    // a 64-bit atomic too): the CPU kernel, after the pending GPU work.
+      (reduce_ != None && out.dtype() == int64 && !device.int64_atomics())) {
+    // More index arrays than the shader binds, or an int64 reduction on a
+    // device without 64-bit atomics (no compare-and-swap fallback either, as
+    // that is a 64-bit atomic too): the CPU kernel, after the pending GPU work.
     UnaryPrimitive::eval_gpu(inputs, out);
     return;
   }
@@ -162,8 +172,8 @@ void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
   auto [upd_dims, upd_st] = common::collapse_dims<1>(upd.shape(), {&upd.strides()});
   p.updates_offset = upd.offset();
   p.updates = shapes.add<1>(upd_dims, upd_st);
-  dispatch_indexing(encoder, scatter_kernel(out.dtype(), reduce_ == Sum), p, shapes, upd, out,
-                    indices, run);
+  dispatch_indexing(encoder, scatter_kernel(out.dtype(), reduce_), p, shapes, upd, out, indices,
+                    run);
 }
 
 }  // namespace mlx_lite

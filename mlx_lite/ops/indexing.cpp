@@ -4,11 +4,15 @@
 #include "mlx_lite/ops/indexing.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
+#include "mlx_lite/ops/binary.h"
 #include "mlx_lite/ops/creation.h"
+#include "mlx_lite/ops/reduction.h"
 #include "mlx_lite/ops/shape.h"
+#include "mlx_lite/ops/ternary.h"
 #include "mlx_lite/ops/unary.h"
 #include "mlx_lite/primitives/indexing.h"
 #include "mlx_lite/utils.h"
@@ -59,6 +63,16 @@ std::vector<int> checked_axes(size_t n_indices, const std::vector<int>& axes, in
     throw std::invalid_argument(
         fmt::format("[{}] Got {} index arrays for {} axes ({}); expected one index array per axis.",
                     op, n_indices, axes.size(), fmt::join(axes, ",")));
+  }
+  // MLX does not count gather/scatter axes from the end: a negative one is
+  // out of range, like one past the last dimension.
+  for (int axis : axes) {
+    if (axis < 0 || axis >= ndim) {
+      throw std::invalid_argument(fmt::format(
+          "[{}] Axis {} is out of range for an array with {} dimensions (expected 0 <= axis < {}; "
+          "gather and scatter do not count negative axes from the end, as in MLX).",
+          op, axis, ndim, ndim));
+    }
   }
   return normalize_axes(axes, ndim, op);
 }
@@ -243,25 +257,28 @@ array take_along_axis(const array& a, const array& indices, int axis, StreamOrDe
   return reshape(out, std::move(shape), s);
 }
 
-array put_along_axis(const array& a, const array& indices, const array& values, int axis,
-                     StreamOrDevice s) {
-  axis = normalize_axis(axis, a.ndim(), "put_along_axis");
-  check_along_axis(a, indices, "put_along_axis");
+namespace {
+
+// put_along_axis and scatter_add_axis: values (broadcast to the indexed
+// shape) written or added at `indices` along `axis`.
+array scatter_along_axis(const array& a, const array& indices, const array& values, int axis,
+                         Scatter::ReduceType reduce, const char* op, StreamOrDevice s) {
+  axis = normalize_axis(axis, a.ndim(), op);
+  check_along_axis(a, indices, op);
   // The positions written: indices broadcast with a's other dims.
   Shape a_shape = a.shape();
   a_shape[axis] = indices.shape(axis);
-  Shape shape = broadcast_shapes(indices.shape(), a_shape, "put_along_axis");
-  if (broadcast_shapes(values.shape(), shape, "put_along_axis") != shape) {
-    throw std::invalid_argument(fmt::format(
-        "[put_along_axis] Values of shape {} cannot be broadcast to the indexed shape {}.",
-        shape_string(values.shape()), shape_string(shape)));
+  Shape shape = broadcast_shapes(indices.shape(), a_shape, op);
+  if (broadcast_shapes(values.shape(), shape, op) != shape) {
+    throw std::invalid_argument(
+        fmt::format("[{}] Values of shape {} cannot be broadcast to the indexed shape {}.", op,
+                    shape_string(values.shape()), shape_string(shape)));
   }
   // No position is written: `a` is the result, as in MLX.
   if (std::ranges::find(shape, 0) != shape.end()) return a;
   if (a.shape(axis) == 0) {
     throw std::invalid_argument(fmt::format(
-        "[put_along_axis] Cannot put {} elements along axis {} of the array of shape {}, which "
-        "has none.",
+        "[{}] Cannot put {} elements along axis {} of the array of shape {}, which has none.", op,
         indices.shape(axis), axis, shape_string(a.shape())));
   }
   array update = values.shape() == shape ? values : broadcast_to(values, shape, s);
@@ -272,7 +289,20 @@ array put_along_axis(const array& a, const array& indices, const array& values, 
 
   std::vector<int> dims(a.ndim());
   std::iota(dims.begin(), dims.end(), 0);
-  return scatter(a, along_axis_indices(indices, a.shape(), axis, s), update, dims, s);
+  return scatter_impl(a, along_axis_indices(indices, a.shape(), axis, s), update, dims, reduce, op,
+                      s);
+}
+
+}  // namespace
+
+array put_along_axis(const array& a, const array& indices, const array& values, int axis,
+                     StreamOrDevice s) {
+  return scatter_along_axis(a, indices, values, axis, Scatter::None, "put_along_axis", s);
+}
+
+array scatter_add_axis(const array& a, const array& indices, const array& values, int axis,
+                       StreamOrDevice s) {
+  return scatter_along_axis(a, indices, values, axis, Scatter::Sum, "scatter_add_axis", s);
 }
 
 array scatter(const array& a, const std::vector<array>& indices, const array& updates,
@@ -293,6 +323,58 @@ array scatter_add(const array& a, const std::vector<array>& indices, const array
 array scatter_add(const array& a, const array& indices, const array& updates, int axis,
                   StreamOrDevice s) {
   return scatter_add(a, std::vector<array>{indices}, updates, std::vector<int>{axis}, s);
+}
+
+array scatter_prod(const array& a, const std::vector<array>& indices, const array& updates,
+                   const std::vector<int>& axes, StreamOrDevice s) {
+  return scatter_impl(a, indices, updates, axes, Scatter::Prod, "scatter_prod", s);
+}
+
+array scatter_prod(const array& a, const array& indices, const array& updates, int axis,
+                   StreamOrDevice s) {
+  return scatter_prod(a, std::vector<array>{indices}, updates, std::vector<int>{axis}, s);
+}
+
+array scatter_max(const array& a, const std::vector<array>& indices, const array& updates,
+                  const std::vector<int>& axes, StreamOrDevice s) {
+  return scatter_impl(a, indices, updates, axes, Scatter::Max, "scatter_max", s);
+}
+
+array scatter_max(const array& a, const array& indices, const array& updates, int axis,
+                  StreamOrDevice s) {
+  return scatter_max(a, std::vector<array>{indices}, updates, std::vector<int>{axis}, s);
+}
+
+array scatter_min(const array& a, const std::vector<array>& indices, const array& updates,
+                  const std::vector<int>& axes, StreamOrDevice s) {
+  return scatter_impl(a, indices, updates, axes, Scatter::Min, "scatter_min", s);
+}
+
+array scatter_min(const array& a, const array& indices, const array& updates, int axis,
+                  StreamOrDevice s) {
+  return scatter_min(a, std::vector<array>{indices}, updates, std::vector<int>{axis}, s);
+}
+
+array masked_scatter(const array& a, const array& mask, const array& src, StreamOrDevice s) {
+  if (mask.dtype() != bool_) {
+    throw std::invalid_argument(
+        fmt::format("[masked_scatter] Mask has dtype {}; expected bool.", mask.dtype()));
+  }
+  if (broadcast_shapes(mask.shape(), a.shape(), "masked_scatter") != a.shape()) {
+    throw std::invalid_argument(
+        fmt::format("[masked_scatter] Mask of shape {} does not broadcast to the array's shape {}.",
+                    shape_string(mask.shape()), shape_string(a.shape())));
+  }
+  if (a.size() == 0 || src.size() == 0) return copy(a, s);
+  // Mask position i takes src's element (number of true entries up to i) - 1.
+  const array flat_mask = reshape(broadcast_to(mask, a.shape(), s), {-1}, s);
+  const Dtype count_type = a.size() > std::numeric_limits<int32_t>::max() ? int64 : int32;
+  array pos = subtract(cumsum(astype(flat_mask, count_type, s), 0, false, true, s),
+                       array(1, count_type), s);
+  pos = clip(pos, array(0, count_type), array(static_cast<int64_t>(src.size()) - 1, count_type), s);
+  const array values = take(reshape(src, {-1}, s), stop_gradient(pos, s), 0, s);
+  const array merged = where(flat_mask, astype(values, a.dtype(), s), reshape(a, {-1}, s), s);
+  return reshape(merged, a.shape(), s);
 }
 
 bool Gather::is_equivalent(const Primitive& other) const {

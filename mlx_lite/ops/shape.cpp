@@ -40,8 +40,8 @@ array flatten(const array& a, StreamOrDevice s) {
 }
 
 array moveaxis(const array& a, int source, int destination, StreamOrDevice s) {
-  source = normalize_axis(source, a.ndim(), "moveaxis");
-  destination = normalize_axis(destination, a.ndim(), "moveaxis");
+  source = normalize_axis_index(source, a.ndim(), "[moveaxis] ");
+  destination = normalize_axis_index(destination, a.ndim(), "[moveaxis] ");
   if (source == destination) return a;
   std::vector<int> axes(a.ndim());
   std::iota(axes.begin(), axes.end(), 0);
@@ -51,8 +51,8 @@ array moveaxis(const array& a, int source, int destination, StreamOrDevice s) {
 }
 
 array swapaxes(const array& a, int axis1, int axis2, StreamOrDevice s) {
-  axis1 = normalize_axis(axis1, a.ndim(), "swapaxes");
-  axis2 = normalize_axis(axis2, a.ndim(), "swapaxes");
+  axis1 = normalize_axis_index(axis1, a.ndim(), "[swapaxes] ");
+  axis2 = normalize_axis_index(axis2, a.ndim(), "[swapaxes] ");
   std::vector<int> axes(a.ndim());
   std::iota(axes.begin(), axes.end(), 0);
   std::swap(axes[axis1], axes[axis2]);
@@ -107,7 +107,7 @@ array concatenate(std::vector<array> arrays, int axis, StreamOrDevice s) {
     throw std::invalid_argument("[concatenate] No arrays given; expected at least one.");
   }
   const Shape& first = arrays[0].shape();
-  const int ax = normalize_axis(axis, arrays[0].ndim(), "concatenate");
+  const int ax = normalize_axis_index(axis, arrays[0].ndim(), "[concatenate] ");
   Shape shape = first;
   int64_t joined = 0;  // the axis's size, checked once summed
   for (const auto& a : arrays) {
@@ -145,7 +145,7 @@ array stack(const std::vector<array>& arrays, int axis, StreamOrDevice s) {
                       shape_string(arrays[0].shape()), shape_string(a.shape())));
     }
   }
-  const int ax = normalize_axis(axis, arrays[0].ndim() + 1, "stack");
+  const int ax = normalize_axis_index(axis, arrays[0].ndim() + 1, "[stack] ");
   std::vector<array> expanded;
   expanded.reserve(arrays.size());
   for (const auto& a : arrays) expanded.push_back(expand_dims(a, ax, s));
@@ -318,7 +318,7 @@ array tile(const array& arr, std::vector<int> reps, StreamOrDevice s) {
 }
 
 array repeat(const array& arr, int repeats, int axis, StreamOrDevice s) {
-  const int ax = normalize_axis(axis, arr.ndim(), "repeat");
+  const int ax = normalize_axis_index(axis, arr.ndim(), "[repeat] ");
   if (repeats < 0) {
     throw std::invalid_argument(
         fmt::format("[repeat] The number of repeats must be non-negative, got {}.", repeats));

@@ -4,6 +4,7 @@
 /// layout cannot be expressed with strides.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,6 +132,11 @@ array repeat(const array& arr, int repeats, StreamOrDevice s = {});
 /// @{
 array slice(const array& a, Shape start, Shape stop, Shape strides, StreamOrDevice s = {});
 array slice(const array& a, Shape start, Shape stop, StreamOrDevice s = {});
+/// Braced starts pick this form, not the dynamic slice's array start (MLX's overload).
+inline array slice(const array& a, std::initializer_list<int> start, Shape stop, Shape strides,
+                   StreamOrDevice s = {}) {
+  return slice(a, Shape(start), std::move(stop), std::move(strides), s);
+}
 /// @}
 /// A copy of src with src[start:stop:strides] replaced by update (broadcast,
 /// and converted to src's dtype). Throws std::invalid_argument when update
@@ -140,6 +146,52 @@ array slice_update(const array& src, const array& update, Shape start, Shape sto
                    StreamOrDevice s = {});
 array slice_update(const array& src, const array& update, Shape start, Shape stop,
                    StreamOrDevice s = {});
+/// Braced starts pick this form, not the dynamic slice_update's array start.
+inline array slice_update(const array& src, const array& update, std::initializer_list<int> start,
+                          Shape stop, StreamOrDevice s = {}) {
+  return slice_update(src, update, Shape(start), std::move(stop), s);
+}
+/// @}
+
+/// The slice of a of shape `slice_size` (one size per dim of a) that starts at
+/// start[k] on axes[k] and at 0 on the other axes, with start an integer
+/// array of shape (axes.size(),) (or a scalar for one axis) whose values are
+/// known only when the graph runs (MLX's dynamic slice). A negative start
+/// counts from the end once; a start that would run the slice past the axis
+/// is clamped so that it fits (MLX leaves it undefined). Throws
+/// std::invalid_argument for a bad axis, start shape or dtype, or slice size.
+array slice(const array& a, const array& start, std::vector<int> axes, Shape slice_size,
+            StreamOrDevice s = {});
+/// A copy of src with update written at the dynamic start positions `start`
+/// on `axes` (0 on the other axes), clamped as the dynamic slice's are.
+/// update is converted to src's dtype; missing leading dims take src's sizes
+/// (1 on `axes`), as MLX broadcasts it.
+array slice_update(const array& src, const array& update, const array& start, std::vector<int> axes,
+                   StreamOrDevice s = {});
+
+/// A copy of src with update (broadcast to the slice, converted to src's
+/// dtype) added to (slice_update_add), multiplied into (slice_update_prod),
+/// or compared with (slice_update_max, slice_update_min; NaN wins) the slice
+/// src[start:stop:strides], as MLX's. Composed of the slice, the elementwise
+/// op and slice_update, so gradients flow to both inputs. Throws
+/// std::invalid_argument when update does not broadcast to the slice.
+/// @{
+array slice_update_add(const array& src, const array& update, Shape start, Shape stop,
+                       Shape strides, StreamOrDevice s = {});
+array slice_update_add(const array& src, const array& update, Shape start, Shape stop,
+                       StreamOrDevice s = {});
+array slice_update_prod(const array& src, const array& update, Shape start, Shape stop,
+                        Shape strides, StreamOrDevice s = {});
+array slice_update_prod(const array& src, const array& update, Shape start, Shape stop,
+                        StreamOrDevice s = {});
+array slice_update_max(const array& src, const array& update, Shape start, Shape stop,
+                       Shape strides, StreamOrDevice s = {});
+array slice_update_max(const array& src, const array& update, Shape start, Shape stop,
+                       StreamOrDevice s = {});
+array slice_update_min(const array& src, const array& update, Shape start, Shape stop,
+                       Shape strides, StreamOrDevice s = {});
+array slice_update_min(const array& src, const array& update, Shape start, Shape stop,
+                       StreamOrDevice s = {});
 /// @}
 
 /// The elements rolled by `shift` places along each of `axes` (elements past

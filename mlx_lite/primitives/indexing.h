@@ -46,7 +46,8 @@ class Gather : public UnaryPrimitive {
 // instead (absorb_addend).
 class Scatter : public UnaryPrimitive {
  public:
-  enum ReduceType { None, Sum };
+  /// How an update combines with the element it lands on (MLX's names).
+  enum ReduceType { None, Sum, Prod, Max, Min };
   Scatter(Stream stream, ReduceType reduce, std::vector<int> axes, bool zero_source = false)
       : UnaryPrimitive(stream),
         reduce_(reduce),

@@ -2,12 +2,18 @@
 // inputs: a gather's jvp gathers the tangent and its vjp adds the cotangent
 // back where the gather read (a scatter_add into zeros, which absorbs the
 // array's other cotangents); a scatter's vjp gathers the cotangent at the
-// positions it wrote. Index arrays are integers and get zero gradients.
+// positions it wrote. As in MLX, nothing is differentiated with respect to
+// an index array: a rule asked for it throws std::invalid_argument (wrap
+// indices computed from differentiated values in stop_gradient).
 //
 // The two primitives treat out-of-range positions differently (a gather wraps
 // a negative index once and then clamps it, a scatter drops the slice), so the
 // vjps resolve every index to the position its forward pass used first.
 #include "mlx_lite/primitives/indexing.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
 
 #include "mlx_lite/ops/ops.h"
 
@@ -62,6 +68,26 @@ array scatter_kept(const array& src, const std::vector<array>& indices,
   return kept;
 }
 
+// MLX's error for a derivative with respect to the index arrays (inputs
+// first_index .. last_index - 1).
+void check_not_indices(const std::vector<int>& argnums, int first_index, int last_index,
+                       const char* op, const char* transform) {
+  for (int arg : argnums) {
+    if (arg >= first_index && arg < last_index) {
+      throw std::invalid_argument(fmt::format(
+          "[{}] Cannot calculate {} with respect to indices (input {}). Indices computed from "
+          "values that are differentiated need stop_gradient, as in MLX.",
+          op, transform, arg));
+    }
+  }
+}
+
+const char* scatter_op_name(Scatter::ReduceType r) {
+  static constexpr const char* names[] = {"scatter", "scatter_add", "scatter_prod", "scatter_max",
+                                          "scatter_min"};
+  return names[r];
+}
+
 std::vector<array> slice_of_inputs(const std::vector<array>& inputs, size_t begin, size_t end) {
   return {inputs.begin() + begin, inputs.begin() + end};
 }
@@ -85,6 +111,7 @@ array scatter_add_into_zeros(const array& src, const std::vector<array>& positio
 std::vector<array> Gather::jvp(const std::vector<array>& primals,
                                const std::vector<array>& tangents,
                                const std::vector<int>& argnums) {
+  check_not_indices(argnums, 1, static_cast<int>(primals.size()), "gather", "JVP");
   const array& src = primals[0];
   auto indices = slice_of_inputs(primals, 1, primals.size());
   const array t = argnums[0] == 0 ? tangents[0] : zeros_like(src, stream());
@@ -94,30 +121,29 @@ std::vector<array> Gather::jvp(const std::vector<array>& primals,
 std::vector<array> Gather::vjp(const std::vector<array>& primals,
                                const std::vector<array>& cotangents,
                                const std::vector<int>& argnums, const std::vector<array>&) {
+  check_not_indices(argnums, 1, static_cast<int>(primals.size()), "gather", "VJP");
+  // Only the source is left (argnums is {0}): add each cotangent slice where
+  // its slice was read; the clamped positions are all in range, so the
+  // scatter drops none.
   const array& src = primals[0];
-  std::vector<array> vjps;
-  for (int arg : argnums) {
-    if (arg > 0) {
-      vjps.push_back(zeros_like(primals[arg], stream()));
-      continue;
-    }
-    // Add each cotangent slice where its slice was read; the clamped
-    // positions are all in range, so the scatter drops none.
-    auto positions = gather_positions(src, slice_of_inputs(primals, 1, primals.size()), axes_,
-                                      slice_sizes_, stream());
-    vjps.push_back(scatter_add_into_zeros(src, positions, cotangents[0], axes_, stream()));
-  }
-  return vjps;
+  auto positions = gather_positions(src, slice_of_inputs(primals, 1, primals.size()), axes_,
+                                    slice_sizes_, stream());
+  return {scatter_add_into_zeros(src, positions, cotangents[0], axes_, stream())};
 }
 
 std::vector<array> Scatter::jvp(const std::vector<array>& primals,
                                 const std::vector<array>& tangents,
                                 const std::vector<int>& argnums) {
+  const int last = static_cast<int>(primals.size()) - 1;
+  check_not_indices(argnums, 1, last, scatter_op_name(reduce_), "JVP");
+  if (reduce_ != None && reduce_ != Sum) {
+    throw std::runtime_error(
+        fmt::format("[{}] JVP is not implemented (as in MLX).", scatter_op_name(reduce_)));
+  }
   // The same scatter of the tangents (zeros for the data inputs that do not
   // depend on the primals).
   array t_src = zeros_like(primals.front(), stream());
   array t_upd = zeros_like(primals.back(), stream());
-  const int last = static_cast<int>(primals.size()) - 1;
   for (size_t i = 0; i < argnums.size(); ++i) {
     if (argnums[i] == 0) t_src = tangents[i];
     if (argnums[i] == last) t_upd = tangents[i];
@@ -129,39 +155,52 @@ std::vector<array> Scatter::jvp(const std::vector<array>& primals,
 
 std::vector<array> Scatter::vjp(const std::vector<array>& primals,
                                 const std::vector<array>& cotangents,
-                                const std::vector<int>& argnums, const std::vector<array>&) {
+                                const std::vector<int>& argnums,
+                                const std::vector<array>& outputs) {
+  const int last = static_cast<int>(primals.size()) - 1;
+  check_not_indices(argnums, 1, last, scatter_op_name(reduce_), "VJP");
+  if (reduce_ == Prod) {
+    throw std::runtime_error("[scatter_prod] VJP is not implemented (as in MLX).");
+  }
   const array& src = primals.front();
   const array& upd = primals.back();
   const array& cot = cotangents[0];
-  const int last = static_cast<int>(primals.size()) - 1;
+  const array& result = outputs[0];
   const auto indices = slice_of_inputs(primals, 1, last);
   const Shape slice_shape(upd.shape().end() - src.ndim(), upd.shape().end());
+  const Stream s = stream();
   std::vector<array> vjps;
   for (int arg : argnums) {
     if (arg == 0) {
       // Added to, src shows through everywhere; replaced, it shows through
-      // where nothing was written.
-      vjps.push_back(
-          reduce_ == Sum ? cot : scatter(cot, indices, zeros_like(upd, stream()), axes_, stream()));
-    } else if (arg == last) {
-      // Each update element's cotangent is read where it was written, as the
-      // gather of the clamped positions, and zeroed where it did not survive.
-      auto positions = gather_positions(src, indices, axes_, slice_shape, stream());
-      array read = gather(cot, positions, axes_, slice_shape, stream());
-      array survived = scatter_kept(src, indices, axes_, slice_shape, upd.shape(), stream());
-      if (reduce_ == None) {
-        // Where slices overlap the last write wins: scatter each update
-        // element's own number with the same scatter and see which one stayed.
-        array ids =
-            reshape(arange(0, static_cast<int>(upd.size()), stream()), upd.shape(), stream());
-        array owner =
-            scatter(full(src.shape(), array(-1), int32, stream()), indices, ids, axes_, stream());
-        survived = equal(gather(owner, positions, axes_, slice_shape, stream()), ids, stream());
+      // where nothing was written; maxed or minned, where it is the result
+      // (ties share, as MLX's rule does).
+      if (reduce_ == Sum) {
+        vjps.push_back(cot);
+      } else if (reduce_ == None) {
+        vjps.push_back(scatter(cot, indices, zeros_like(upd, s), axes_, s));
+      } else {
+        vjps.push_back(multiply(cot, astype(equal(result, src, s), cot.dtype(), s), s));
       }
-      vjps.push_back(where(survived, read, zeros_like(read, stream()), stream()));
-    } else {
-      vjps.push_back(zeros_like(primals[arg], stream()));
+      continue;
     }
+    // Each update element's cotangent is read where it was written, as the
+    // gather of the clamped positions, and zeroed where it did not survive.
+    auto positions = gather_positions(src, indices, axes_, slice_shape, s);
+    array read = gather(cot, positions, axes_, slice_shape, s);
+    array survived = scatter_kept(src, indices, axes_, slice_shape, upd.shape(), s);
+    if (reduce_ == None) {
+      // Where slices overlap the last write wins: scatter each update
+      // element's own number with the same scatter and see which one stayed.
+      array ids = reshape(arange(0, static_cast<int>(upd.size()), s), upd.shape(), s);
+      array owner = scatter(full(src.shape(), array(-1), int32, s), indices, ids, axes_, s);
+      survived = equal(gather(owner, positions, axes_, slice_shape, s), ids, s);
+    } else if (reduce_ == Max || reduce_ == Min) {
+      // An update gets the cotangent where it is the result.
+      array won = equal(gather(result, positions, axes_, slice_shape, s), upd, s);
+      survived = logical_and(survived, won, s);
+    }
+    vjps.push_back(where(survived, read, zeros_like(read, s), s));
   }
   return vjps;
 }

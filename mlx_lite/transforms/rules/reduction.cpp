@@ -126,22 +126,6 @@ array positions(int64_t n, int axis, int ndim, Stream s) {
   return reshape(arange(0, static_cast<int>(n), s), std::move(shape), s);
 }
 
-// a with `updates` added at position idx[...] along `axis` (the other
-// coordinates kept): scatter_add with an index array per dim.
-array scatter_add_along_axis(const array& a, const array& idx, const array& updates, int axis,
-                             Stream s) {
-  std::vector<array> indices;
-  std::vector<int> dims;
-  for (int d = 0; d < a.ndim(); ++d) {
-    dims.push_back(d);
-    indices.push_back(
-        d == axis ? idx : broadcast_to(positions(a.shape(d), d, a.ndim(), s), idx.shape(), s));
-  }
-  Shape update_shape = updates.shape();
-  update_shape.resize(update_shape.size() + a.ndim(), 1);
-  return scatter_add(a, indices, reshape(updates, std::move(update_shape), s), dims, s);
-}
-
 // Where cummax/cummin's output i comes from: the latest position j (in scan
 // order, j <= i; j < i when exclusive) holding the running extreme, and
 // whether there is one (an exclusive scan's first output is the identity).
@@ -281,7 +265,7 @@ std::vector<array> Scan::vjp(const std::vector<array>& primals,
     case Min: {
       auto [index, valid] = extreme_positions(x, out, axis_, reverse_, inclusive_, type_ == Max, s);
       array routed = where(valid, ct, zeros_like(ct, s), s);
-      return {scatter_add_along_axis(zeros_like(x, s), stop_gradient(index, s), routed, axis_, s)};
+      return {scatter_add_axis(zeros_like(x, s), stop_gradient(index, s), routed, axis_, s)};
     }
     case LogAddExp: {
       // x_j's cotangent: sum_i ct_i exp(x_j - out_i) over the i it feeds.

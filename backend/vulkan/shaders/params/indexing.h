@@ -24,6 +24,15 @@ MLX_CONSTANT(int32_t, kIndexUint32, 1)
 MLX_CONSTANT(int32_t, kIndexInt32, 2)
 MLX_CONSTANT(int32_t, kIndexInt64, 3)
 
+// How Scatter combines an update with the element it lands on: its
+// REDUCE (a build define per variant, indexing.cmake), the values of
+// Scatter::ReduceType (checked by a static_assert in indexing.cpp).
+MLX_CONSTANT(int32_t, kScatterNone, 0)
+MLX_CONSTANT(int32_t, kScatterSum, 1)
+MLX_CONSTANT(int32_t, kScatterProd, 2)
+MLX_CONSTANT(int32_t, kScatterMax, 3)
+MLX_CONSTANT(int32_t, kScatterMin, 4)
+
 // One index array, and the axis of the indexed array it indexes: the shape
 // block's table (IndexingTable) holds one per index array.
 struct MLX_STD140 IndexArray {
