@@ -200,26 +200,29 @@ array patches(const array& padded, const Geometry& g, const Shape& kernel, Strea
   return concatenate(std::move(pieces), -1, s);
 }
 
-// patches (N, out..., K * C) times the weight (O, kernel..., C / groups).
+// patches (N, out..., K * C) times the weight (O, kernel..., C / groups): one
+// matmul batched over the images with the weight shared (stride 0). Its
+// gradient for the weight is then N products summed, not one product whose
+// reduction over N * out positions few workgroups would share.
 array patch_matmul(const array& cols, const array& wt, int groups, Stream s) {
+  const int n = cols.shape(0), depth = cols.shape(-1);  // depth = K * C
   Shape out_shape(cols.shape().begin(), cols.shape().end() - 1);
-  const int64_t m64 = checked_size(out_shape, kOp);
-  const int m = checked_dim(m64, kOp);
-  const int o = wt.shape(0), c = wt.shape(-1) * groups;
-  const int k =
-      checked_dim(checked_size(Shape(wt.shape().begin() + 1, wt.shape().end() - 1), kOp), kOp);
+  const int p = checked_dim(checked_size(Shape(out_shape.begin() + 1, out_shape.end()), kOp), kOp);
+  const int o = wt.shape(0);
   out_shape.push_back(o);
   if (groups == 1) {
-    array a = reshape(cols, {m, checked_dim(static_cast<int64_t>(k) * c, kOp)}, s);
-    array w = reshape(wt, {o, checked_dim(static_cast<int64_t>(k) * c, kOp)}, s);
+    array a = reshape(cols, {n, p, depth}, s);
+    array w = reshape(wt, {o, depth}, s);
     return reshape(matmul(a, transpose(w, {1, 0}, s), s), out_shape, s);
   }
-  // Group-major: (G, M, K * C / G) patches times (G, K * C / G, O / G) weights.
-  const int cg = c / groups, og = o / groups;
-  array a = reshape(cols, {m, k, groups, cg}, s);
-  a = reshape(transpose(a, {2, 0, 1, 3}, s), {groups, m, k * cg}, s);
+  // Group-major: (N, G, P, K * C / G) patches times (G, K * C / G, O / G) weights.
+  const int k =
+      checked_dim(checked_size(Shape(wt.shape().begin() + 1, wt.shape().end() - 1), kOp), kOp);
+  const int cg = wt.shape(-1), og = o / groups;
+  array a = reshape(cols, {n, p, k, groups, cg}, s);
+  a = reshape(transpose(a, {0, 3, 1, 2, 4}, s), {n, groups, p, k * cg}, s);
   array w = swapaxes(reshape(wt, {groups, og, k * cg}, s), 1, 2, s);
-  array out = transpose(matmul(a, w, s), {1, 0, 2}, s);  // (M, G, O / G)
+  array out = transpose(matmul(a, w, s), {0, 2, 1, 3}, s);  // (N, P, G, O / G)
   return reshape(out, out_shape, s);
 }
 
