@@ -132,7 +132,8 @@ std::string describe(const Case& c, Dtype dt, Device d) {
                      fmt::join(c.kdil, ","), fmt::join(c.idil, ","), c.groups, c.flip);
 }
 
-// Checks case `c` on every device, dtype and input layout against ref_conv,
+// Checks case `c` on every device, dtype and layout (dense, and input and
+// weight both strided) against ref_conv,
 // and the GPU against the CPU.
 void check_case(const Case& c, uint64_t seed) {
   for (Dtype dt : {float32, float16, bfloat16}) {
@@ -140,8 +141,8 @@ void check_case(const Case& c, uint64_t seed) {
     const auto want = ref_conv(c, values(x), values(w));
     std::vector<double> cpu;
     for (Device d : devices()) {
-      for (const array& xin : {x, strided(x)}) {
-        array y = run(c, xin, w, d);
+      for (const auto& [xin, win] : {std::pair{x, w}, std::pair{strided(x), strided(w)}}) {
+        array y = run(c, xin, win, d);
         const std::string what = describe(c, dt, d);
         ASSERT_EQ(y.shape(), out_shape(c)) << what;
         ASSERT_EQ(y.dtype(), dt) << what;
