@@ -185,6 +185,9 @@ TEST(Conv, Conv1d) {
   check_case(case1d({2, 9, 3}, {4, 3, 3}, 2, 1, 1, 1, 1), 2);
   check_case(case1d({1, 10, 2}, {3, 3, 2}, 1, 2, 2, 2, 1), 3);
   check_case(case1d({3, 8, 4}, {6, 2, 2}, 3, 1, 1, 1, 1, 2), 4);
+  check_case(case1d({2, 9, 3}, {3, 3, 1}, 2, 2, 1, 2, 1, 3), 7);  // depthwise
+  check_case(case1d({2, 9, 3}, {6, 3, 1}, 1, 1, 1, 1, 1, 3), 8);  // channel multiplier 2
+  check_case(case1d({2, 6, 1}, {1, 4, 1}, 1, 1, 2, 1, 1), 9);     // one channel
   for (Device d : devices()) {
     array x = normal({2, 9, 4}, 5), w = normal({6, 3, 2}, 6);
     Case c = case1d({2, 9, 4}, {6, 3, 2}, 2, 1, 1, 2, 1, 2);
@@ -393,6 +396,11 @@ TEST(Conv, Gradients) {
   grads_everywhere(
       [](const array& x, const array& w) { return conv_transpose1d(x, w, 2, 1, 1, 1, 1); },
       normal({2, 4, 3}, 54), normal({2, 3, 3}, 55), "conv_transpose1d");
+  grads_everywhere(  // depthwise
+      [](const array& x, const array& w) {
+        return conv2d(x, w, {1, 2}, {1, 1}, {1, 1}, 3);
+      },
+      normal({2, 4, 5, 3}, 58), normal({3, 3, 2, 1}, 59), "depthwise conv2d");
   grads_everywhere(
       [](const array& x, const array& w) {
         return conv3d(x, w, {1, 2, 1}, {0, 1, 0});

@@ -6,7 +6,8 @@
 //   3. im2col: one strided slice of the padded input per kernel offset,
 //      concatenated along channels into (N, out spatial..., K * C_in);
 //   4. one matmul with the weight reshaped to (K * C_in, C_out), batched over
-//      groups (the patches regrouped group-major first).
+//      images and groups (the patches regrouped group-major first); or, for a
+//      depthwise convolution, a weighted sum of the taps' slices.
 // Each step is one copy at most (concatenate writes the patch matrix once), and
 // the matmul reads the transposed weight through its strides.
 #include "mlx_lite/ops/conv.h"
@@ -17,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "mlx_lite/ops/binary.h"
 #include "mlx_lite/ops/linalg.h"
 #include "mlx_lite/ops/shape.h"
 #include "mlx_lite/ops/unary.h"
@@ -179,10 +181,10 @@ array flip_kernel(const array& wt, int dims, Stream s) {
   return slice(wt, std::move(start), std::move(stop), std::move(steps), s);
 }
 
-// (N, out spatial..., K * C) from the padded input: the strided slice that
-// meets kernel offset k, for each k in row-major order, side by side.
-array patches(const array& padded, const Geometry& g, const Shape& kernel, Stream s) {
-  std::vector<array> pieces;
+// The strided slice of the padded input that each kernel offset meets, for
+// the offsets in row-major order: each (N, out spatial..., C), a view.
+std::vector<array> taps(const array& padded, const Geometry& g, const Shape& kernel, Stream s) {
+  std::vector<array> slices;
   Shape k(g.dims, 0);
   while (true) {
     Shape start(padded.ndim(), 0), stop = padded.shape(), steps(padded.ndim(), 1);
@@ -191,13 +193,32 @@ array patches(const array& padded, const Geometry& g, const Shape& kernel, Strea
       stop[i + 1] = start[i + 1] + (g.out[i] - 1) * g.stride[i] + 1;
       steps[i + 1] = g.stride[i];
     }
-    pieces.push_back(slice(padded, std::move(start), std::move(stop), std::move(steps), s));
+    slices.push_back(slice(padded, std::move(start), std::move(stop), std::move(steps), s));
     int i = g.dims - 1;  // next kernel offset, last axis fastest
     while (i >= 0 && ++k[i] == kernel[i]) k[i--] = 0;
     if (i < 0) break;
   }
-  if (pieces.size() == 1) return pieces[0];
-  return concatenate(std::move(pieces), -1, s);
+  return slices;
+}
+
+// im2col: the taps side by side, (N, out spatial..., K * C).
+array patches(std::vector<array> slices, Stream s) {
+  if (slices.size() == 1) return slices[0];
+  return concatenate(std::move(slices), -1, s);
+}
+
+// A depthwise convolution (one input and one output channel per group): each
+// tap's slice times that tap's weights, summed, elementwise (float32 slices in,
+// float32 sums). As a matmul each group would have a single output column.
+array depthwise(const std::vector<array>& slices, const array& wt, Stream s) {
+  const int c = wt.shape(0), n = static_cast<int>(slices.size());
+  array w = astype(reshape(wt, {c, n}, s), float32, s);  // (C, taps)
+  auto term = [&](int k) {
+    return multiply(slices[k], reshape(slice(w, {0, k}, {c, k + 1}, s), {c}, s), s);
+  };
+  array acc = term(0);
+  for (int k = 1; k < n; ++k) acc = add(acc, term(k), s);
+  return astype(acc, wt.dtype(), s);
 }
 
 // patches (N, out..., K * C) times the weight (O, kernel..., C / groups): one
@@ -259,7 +280,10 @@ array conv_general(array in, array wt, std::vector<int> stride, std::vector<int>
 
   const Shape kernel(wt.shape().begin() + 1, wt.shape().end() - 1);
   array padded = pad_input(dilate_input(in, g.idil, s), g.lo, g.hi, s);
-  return patch_matmul(patches(padded, g, kernel, s), wt, groups, s);
+  if (wt.shape(-1) == 1 && wt.shape(0) == groups) {
+    return depthwise(taps(astype(padded, float32, s), g, kernel, s), wt, s);
+  }
+  return patch_matmul(patches(taps(padded, g, kernel, s), s), wt, groups, s);
 }
 
 array conv1d(const array& input, const array& weight, int stride, int padding, int dilation,
