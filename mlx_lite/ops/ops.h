@@ -4,6 +4,7 @@
 
 #include "mlx_lite/ops/binary.h"
 #include "mlx_lite/ops/comparison.h"
+#include "mlx_lite/ops/conv.h"
 #include "mlx_lite/ops/creation.h"
 #include "mlx_lite/ops/indexing.h"
 #include "mlx_lite/ops/linalg.h"
