@@ -220,6 +220,29 @@ TEST(Scans, LongAndManyLines) {
   expect_scans(small_values({1, 2500}, float32, 7, 0.999f, 1.001f), "2500 near 1", {Op::Prod});
 }
 
+// Axes longer than 65536 scan in blocks of 4096 on the GPU (each block,
+// then the blocks' totals, combined back): the same results as the CPU's one
+// pass, in both directions, inclusive and exclusive, NaN included.
+TEST(Scans, LongAxesScanInBlocks) {
+  // Integer-valued floats: the sums are exact in float32, so the blocks'
+  // combination is checked bit for bit (a float32 sum of 70000 real values
+  // differs from the CPU's double sum by its rounding, in either order).
+  auto integers = [](const Shape& shape, Dtype dtype, uint64_t seed) {
+    return astype(floor(small_values(shape, float32, seed, -2, 2), kCpu), dtype, kCpu);
+  };
+  expect_scans(integers({2, 70000}, float32, 8), "2 x 70000",
+               {Op::Sum, Op::Max, Op::Min, Op::LogAddExp});
+  expect_scans(integers({70000}, int32, 9), "70000 int32", {Op::Sum, Op::Max});
+  expect_scans(integers({70000}, float16, 11), "70000 float16", {Op::Sum, Op::Min});
+  // Products of +-1 are exact too.
+  array signs = sign(small_values({1, 70001}, float32, 10, -1, 1), kCpu);
+  expect_scans(signs, "70001 signs", {Op::Prod});
+  expect_scans(astype(signs, int32, kCpu), "70001 int32 signs", {Op::Prod});
+  array with_nan = where(equal(arange(70000), array(5000)), array(std::nanf("")),
+                         integers({70000}, float32, 12), kCpu);
+  expect_scans(with_nan, "70000 with NaN", {Op::Max, Op::Sum});
+}
+
 TEST(Scans, NaNPropagatesAndInfinitiesStay) {
   const float nan = std::nanf(""), inf = INFINITY;
   for (Dtype dtype : {float32, float16, bfloat16}) {

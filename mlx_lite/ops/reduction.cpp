@@ -260,11 +260,119 @@ array argmin(const array& a, StreamOrDevice s) {
 
 namespace {
 
+// A GPU scan walks each line in one workgroup, so a long line with few
+// others runs nearly serially (1M elements: 50x slower than PyTorch on an
+// H100), and lavapipe would stop the walk past 64M elements. Axes longer than
+// kLongScan are scanned in blocks of kScanBlock instead: every block on its
+// own, then the blocks' totals (recursively), combined back into the blocks.
+constexpr int kLongScan = 1 << 16;
+constexpr int kScanBlock = 1 << 12;
+
+// The element that leaves a scan unchanged, as the kernels start from.
+array scan_identity(Scan::ReduceType type, Dtype dt) {
+  switch (type) {
+    case Scan::Sum:
+      return array(0, dt);
+    case Scan::Prod:
+      return array(1, dt);
+    case Scan::LogAddExp:
+      return array(-std::numeric_limits<float>::infinity(), dt);
+    default:
+      break;
+  }
+  const bool max = type == Scan::Max;
+  if (is_floating_point(dt)) {
+    return array(
+        max ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity(), dt);
+  }
+  return dispatch_dtype(dt, [&]<typename T>() {
+    return array(max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max(), dt);
+  });
+}
+
+// carry (op) x, as the kernels combine an earlier part with a later one:
+// max/min keep the earlier value unless the later is strictly beyond it, and
+// the first NaN.
+array combine_scan(Scan::ReduceType type, const array& carry, const array& x, StreamOrDevice s) {
+  switch (type) {
+    case Scan::Sum:
+      return add(carry, x, s);
+    case Scan::Prod:
+      return multiply(carry, x, s);
+    case Scan::LogAddExp:
+      return logaddexp(carry, x, s);
+    default:
+      break;
+  }
+  array beyond = type == Scan::Max ? greater(x, carry, s) : less(x, carry, s);
+  if (is_floating_point(x.dtype())) {
+    beyond = logical_and(logical_not(isnan(carry, s), s), logical_or(beyond, isnan(x, s), s), s);
+  }
+  return where(beyond, x, carry, s);
+}
+
+array scan_primitive(const array& a, int axis, bool reverse, bool inclusive, Scan::ReduceType type,
+                     StreamOrDevice s) {
+  auto p = std::make_shared<Scan>(to_stream(s), type, axis, reverse, inclusive);
+  return array(a.shape(), p->output_dtype(a.dtype()), p, {a});
+}
+
+array scan_in_blocks(const array& a, int axis, bool reverse, bool inclusive, Scan::ReduceType type,
+                     StreamOrDevice s);
+
+array scan_any(const array& a, int axis, bool reverse, bool inclusive, Scan::ReduceType type,
+               StreamOrDevice s) {
+  if (to_stream(s).device == Device::gpu && a.shape(axis) > kLongScan) {
+    return scan_in_blocks(a, axis, reverse, inclusive, type, s);
+  }
+  return scan_primitive(a, axis, reverse, inclusive, type, s);
+}
+
+array scan_in_blocks(const array& a, int axis, bool reverse, bool inclusive, Scan::ReduceType type,
+                     StreamOrDevice s) {
+  const Dtype out_dtype =
+      Scan(to_stream(s), type, axis, reverse, inclusive).output_dtype(a.dtype());
+  // Half floats combine in float32, as the kernel accumulates them.
+  const bool half = out_dtype == float16 || out_dtype == bfloat16;
+  array x = moveaxis(half ? astype(a, float32, s) : a, axis, -1, s);
+  const int n = x.shape(-1), m = (n + kScanBlock - 1) / kScanBlock;
+  const int last = x.ndim() - 1;
+  // Pad the line to whole blocks with the identity (after its end, which a
+  // reverse scan reaches first, so it changes nothing either way).
+  std::vector<int> axes{last};
+  x = pad(x, axes, {0}, {m * kScanBlock - n}, scan_identity(type, x.dtype()), "constant", s);
+  Shape block_shape = x.shape();
+  block_shape.back() = m;
+  block_shape.push_back(kScanBlock);
+  const array inner = scan_primitive(reshape(x, block_shape, s), last + 1, reverse, true, type, s);
+  // Each block's total is its inclusive scan's last element (first, reversed);
+  // what comes before a block is the exclusive scan of the totals.
+  Shape start(inner.ndim(), 0), stop = inner.shape();
+  start.back() = reverse ? 0 : kScanBlock - 1;
+  stop.back() = start.back() + 1;
+  const array totals = squeeze(slice(inner, start, stop, s), last + 1, s);
+  const array carry = expand_dims(scan_any(totals, last, reverse, false, type, s), last + 1, s);
+  Shape line_shape = x.shape();
+  array out = reshape(combine_scan(type, carry, inner, s), line_shape, s);
+  // Back to n elements; an exclusive scan is the inclusive one shifted by one.
+  Shape lo(out.ndim(), 0), hi = out.shape();
+  hi.back() = n;
+  if (!inclusive) {
+    lo.back() = reverse ? 1 : 0;
+    hi.back() = reverse ? n : n - 1;
+  }
+  out = slice(out, lo, hi, s);
+  if (!inclusive) {
+    const array id = scan_identity(type, out.dtype());
+    out = pad(out, axes, {reverse ? 0 : 1}, {reverse ? 1 : 0}, id, "constant", s);
+  }
+  return astype(moveaxis(out, -1, axis, s), out_dtype, s);
+}
+
 array scan(const array& a, int axis_in, bool reverse, bool inclusive, Scan::ReduceType type,
            const char* op, StreamOrDevice s) {
   int axis = normalize_axis(axis_in, a.ndim(), op);
-  auto p = std::make_shared<Scan>(to_stream(s), type, axis, reverse, inclusive);
-  return array(a.shape(), p->output_dtype(a.dtype()), p, {a});
+  return scan_any(a, axis, reverse, inclusive, type, s);
 }
 
 array flat(const array& a, StreamOrDevice s) {
