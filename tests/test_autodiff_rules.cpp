@@ -180,8 +180,9 @@ TEST_P(Rules, ArgReduceAndScan) {
   array x = uniform_values({3, 5}, 11);
   Fn f = [](const std::vector<array>& in) {
     const array& a = in[0];
-    return std::vector<array>{take_along_axis(a, argmax(a, 1, true), 1) * 2.0f,
-                              take_along_axis(a, argmin(a, 0, true), 0),
+    // Indices computed from a need stop_gradient, as MLX requires.
+    return std::vector<array>{take_along_axis(a, stop_gradient(argmax(a, 1, true)), 1) * 2.0f,
+                              take_along_axis(a, stop_gradient(argmin(a, 0, true)), 0),
                               cumsum(a, 1),
                               cumsum(a, 0, /*reverse=*/true),
                               cumsum(a, 1, false, /*inclusive=*/false),
