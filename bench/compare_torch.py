@@ -26,12 +26,12 @@ every figure (bench/plot_grid_sample.py draws the chart from it).
 import argparse
 import json
 import os
-import statistics
 import subprocess
-import time
 
 import torch
 import torch.nn.functional as F
+
+from torch_timing import median_ms
 
 SHAPES = {  # name: (N, H, W, C, gH, gW), as bench_grid_sample.cpp's Args
     "1/64/64/32/32/32": (1, 64, 64, 32, 32, 32),
@@ -74,28 +74,6 @@ def functional(x, grid):
     out = F.grid_sample(x.permute(0, 3, 1, 2), grid, mode="bilinear", padding_mode="zeros",
                         align_corners=False)
     return out.permute(0, 2, 3, 1)
-
-
-def median_ms(fn, reps, warmup=3):
-    """Two medians of `reps` runs, in ms: "wall", from the call until the
-    result is ready on the host (time.perf_counter around fn() and
-    torch.cuda.synchronize(), as Google Benchmark's real time covers an
-    mlx_lite eval(), which submits and waits); and "gpu", between CUDA events
-    recorded around fn() (the launches' GPU time, without the final wait)."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    wall, gpu = [], []
-    for _ in range(reps):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        begin = time.perf_counter()
-        start.record()
-        fn()
-        stop.record()
-        torch.cuda.synchronize()
-        wall.append((time.perf_counter() - begin) * 1e3)
-        gpu.append(start.elapsed_time(stop))
-    return {"wall": statistics.median(wall), "gpu": statistics.median(gpu)}
 
 
 def torch_times(shape, reps):

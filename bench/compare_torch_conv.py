@@ -15,11 +15,11 @@ an mlx_lite eval, and the median GPU time between CUDA events around the call
 BM_GpuConv2dGrad is the backward of sum(conv2d(x, w)) for x and w.
 """
 import argparse
-import statistics
-import time
 
 import torch
 import torch.nn.functional as F
+
+from torch_timing import median_ms
 
 CASES = [
     (32, 56, 56, 64, 64, 3, 1, 1),  # ResNet 3x3
@@ -29,23 +29,6 @@ CASES = [
     (4, 28, 28, 32, 32, 3, 1, 1),  # small 3x3
 ]
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
-
-
-def median_ms(fn, reps, warmup=3):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    wall, gpu = [], []
-    for _ in range(reps):
-        begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start = time.perf_counter()
-        begin.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        wall.append((time.perf_counter() - start) * 1e3)
-        gpu.append(begin.elapsed_time(end))
-    return statistics.median(wall), statistics.median(gpu)
 
 
 def problem(case, dtype, gen):
@@ -76,7 +59,8 @@ def main():
             name = "/".join(str(v) for v in (*case[:7], di, groups))
             with torch.no_grad():
                 wall, gpu = median_ms(
-                    lambda: F.conv2d(x, wt, stride=stride, padding=pad, groups=groups), args.reps)
+                    lambda: F.conv2d(x, wt, stride=stride, padding=pad, groups=groups),
+                    args.reps).values()
             print(f"{'BM_GpuConv2d/' + name:<48}{wall:>10.3f}{gpu:>10.3f}"
                   f"{flops / gpu / 1e9:>10.1f}")
             if dtype == torch.bfloat16 or k != 3 or stride != 1 or groups != 1:
@@ -87,7 +71,7 @@ def main():
                 return torch.autograd.grad(
                     F.conv2d(xg, wg, stride=stride, padding=pad).sum(), (xg, wg))
 
-            wall, gpu = median_ms(backward, args.reps)
+            wall, gpu = median_ms(backward, args.reps).values()
             print(f"{'BM_GpuConv2dGrad/' + name:<48}{wall:>10.3f}{gpu:>10.3f}"
                   f"{2 * flops / gpu / 1e9:>10.1f}")
 

@@ -10,25 +10,12 @@ mlx_lite eval. The row scatters are index_add/index_reduce along dim 0
 source); masked_scatter fills half of 16M positions.
 """
 import argparse
-import statistics
-import time
 
 import torch
 
+from torch_timing import median_ms
+
 ROWS, COLS, UPDATES = 16384, 256, 65536
-
-
-def median_ms(fn, reps, warmup=3):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        fn()
-        torch.cuda.synchronize()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
 
 
 def main():
@@ -47,13 +34,13 @@ def main():
             "ScatterMax": lambda: a.index_reduce(0, idx, upd, "amax"),
         }
         for name, fn in cases.items():
-            ms = median_ms(fn, args.reps)
+            ms = median_ms(fn, args.reps)["wall"]
             print(f"{'BM_Gpu' + name + f'/int32:{is_int}':<36}{ms:>10.3f}")
     n = 1 << 24
     a = torch.zeros(n, device="cuda")
     mask = torch.rand(n, device="cuda", generator=gen) < 0.5
     src = torch.randn(n, device="cuda", generator=gen)
-    print(f"{'BM_GpuMaskedScatter':<36}{median_ms(lambda: a.masked_scatter(mask, src), args.reps):>10.3f}")
+    print(f"{'BM_GpuMaskedScatter':<36}{median_ms(lambda: a.masked_scatter(mask, src), args.reps)['wall']:>10.3f}")
     a = torch.zeros((4096, 4096), device="cuda")
     upd = torch.ones((2048, 4096), device="cuda")
 
@@ -62,7 +49,7 @@ def main():
         out[1024:3072] += upd
         return out
 
-    print(f"{'BM_GpuSliceUpdateAdd':<36}{median_ms(slice_add, args.reps):>10.3f}")
+    print(f"{'BM_GpuSliceUpdateAdd':<36}{median_ms(slice_add, args.reps)['wall']:>10.3f}")
 
 
 if __name__ == "__main__":

@@ -10,25 +10,12 @@ torch.topk returns the k largest sorted (sorted=False is timed, as MLX's
 topk guarantees no order).
 """
 import argparse
-import statistics
-import time
 
 import torch
 
+from torch_timing import median_ms
+
 SHAPES = [(1024, 1024), (16, 65536), (1, 1 << 20)]
-
-
-def median_ms(fn, reps, warmup=3):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        fn()
-        torch.cuda.synchronize()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
 
 
 def main():
@@ -49,7 +36,7 @@ def main():
         for rows, length in SHAPES:
             x = torch.randn((rows, length), device="cuda", generator=gen)
             for name, fn in cases.items():
-                ms = median_ms(lambda: fn(x), args.reps)
+                ms = median_ms(lambda: fn(x), args.reps)["wall"]
                 print(f"{'BM_Gpu' + name + f'/{rows}/{length}':<36}{ms:>10.3f}")
 
 

@@ -35,7 +35,7 @@ case "${1:-}" in
       done
     fi
     find .devpack/bin -type f -exec strip {} +  # symbols are not needed there
-    cp bench/device_session.sh bench/compare_torch.py bench/compare_builds.py .devpack/
+    cp bench/device_session.sh bench/compare_torch.py bench/torch_timing.py bench/compare_builds.py .devpack/
     if [[ $(du -sm .devpack | cut -f1) -gt 60 ]]; then  # the carry is limited
       tar -C .devpack -cJf .devpack/bin.tar.xz bin && rm -rf .devpack/bin
       du -sh .devpack
