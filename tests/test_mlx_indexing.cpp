@@ -368,6 +368,7 @@ TEST(MlxDynamicSlice, BadStartsAxesAndSizesThrow) {
     EXPECT_NE(msg.find(part), std::string::npos) << msg;
   };
   expect_error([&] { slice(a, array({1.0f}), {0}, {1, 4}); }, "integer dtype");
+  expect_error([&] { slice(a, array({true}), {0}, {1, 4}); }, "integer dtype");
   expect_error([&] { slice(a, array({1, 2}, int32), {0}, {1, 4}); }, "one start per axis");
   expect_error([&] { slice(a, array({1}, int32), {2}, {1, 4}); }, "Axis 2");
   expect_error([&] { slice(a, array({1}, int32), {0}, {4, 4}); }, "does not fit");

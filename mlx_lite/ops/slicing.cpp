@@ -19,7 +19,7 @@ namespace {
 // distinct. Returns the normalized axes.
 std::vector<int> checked_dynamic_axes(const array& a, const array& start,
                                       const std::vector<int>& axes, const char* op) {
-  if (!is_integral(start.dtype()) || start.dtype() == bool_) {
+  if (!is_integral(start.dtype())) {  // bool is not integral
     throw std::invalid_argument(fmt::format(
         "[{}] Start indices have dtype {}; expected an integer dtype.", op, start.dtype()));
   }
