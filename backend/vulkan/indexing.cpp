@@ -138,8 +138,9 @@ void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
   const std::span<const array> indices(inputs.data() + 1, inputs.size() - 2);
   const auto& device = vulkan::Device::get();
   if (indices.size() > kMaxIndexArrays ||
-      (reduce_ == Sum && out.dtype() == int64 && !device.int64_atomics())) {
-    // More index arrays than the shader binds, or an int64 sum on a device
+      (reduce_ == Sum && (out.dtype() == int64 || out.dtype() == uint64) &&
+       !device.int64_atomics())) {
+    // More index arrays than the shader binds, or a 64-bit integer sum on a device
     // without 64-bit atomics (no compare-and-swap fallback either, as that is
     // a 64-bit atomic too): the CPU kernel, after the pending GPU work.
     UnaryPrimitive::eval_gpu(inputs, out);

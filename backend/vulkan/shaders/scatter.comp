@@ -8,7 +8,7 @@
 //   0  a compare-and-swap loop on the aligned 32-bit word that holds the
 //      element (8- and 16-bit dtypes, and float32 without float atomics)
 //   1  atomicAdd (int32, uint32)
-//   2  64-bit atomicAdd (int64; needs shaderBufferInt64Atomics)
+//   2  64-bit atomicAdd (int64, uint64; needs shaderBufferInt64Atomics)
 //   3  float atomicAdd (float32; needs shaderBufferFloat32AtomicAdd)
 // Parameters and indices: params/indexing.h, indexing_common.glsl.
 #if ATOMIC == 2
@@ -28,14 +28,15 @@ layout(set = 0, binding = 2) buffer Out { OUT_ELEM out0[]; };
 #endif
 
 #if SUM && ATOMIC == 0
-const uint kBytes = IN_TYPEID == 1 ? 1u : (IN_TYPEID == 7 ? 4u : 2u);
+const uint kBytes = uint(IN_BITS) / 8u;
 const uint kMask = kBytes == 4u ? 0xffffffffu : (1u << (8u * kBytes)) - 1u;
 
 // The bits of the element `cur` (bits) + u, rounded or wrapped as the CPU's
 // static_cast<T>(C(cur) + C(u)) does (bool: or).
 uint add_bits(uint cur, IN_ELEM u) {
   if (IN_TYPEID == 7) return floatBitsToUint(uintBitsToFloat(cur) + float(u));
-  return uint(store_out(OUT_COMPUTE(load_in(IN_ELEM(cur)) + load_in(u))));
+  // Signed elements sign-extend into uint: keep only their own bits.
+  return uint(store_out(OUT_COMPUTE(load_in(IN_ELEM(cur)) + load_in(u)))) & kMask;
 }
 
 // out[loc] += u, replacing the whole word so neighbours are kept; retried
