@@ -59,6 +59,7 @@ std::vector<std::pair<std::string, array>> layouts3(const Shape& shape, Dtype dt
 TEST(MlxCreation, IdentityAndTri) {
   for (const auto& d : devices()) {
     for (Dtype t : all_dtypes) {
+      if (!test_util::runs_on(t, d)) continue;
       array id = identity(4, t, d);
       EXPECT_EQ(id.dtype(), t);
       ASSERT_EQ(id.shape(), (Shape{4, 4}));
@@ -95,6 +96,7 @@ TEST(MlxCreation, IdentityAndTri) {
 TEST(MlxCreation, TrilTriu) {
   for (const auto& d : devices()) {
     for (Dtype t : all_dtypes) {
+      if (!test_util::runs_on(t, d)) continue;
       for (auto& [name, x] : layouts3({2, 3, 4}, t)) {
         auto xv = values(x);
         for (int k : {-3, -1, 0, 1, 2, 5, INT_MIN, INT_MAX}) {
@@ -162,6 +164,7 @@ std::vector<double> ref_diagonal(const std::vector<double>& xv, const Shape& sha
 TEST(MlxCreation, DiagonalIsAViewWithNumpyValues) {
   for (const auto& d : devices()) {
     for (Dtype t : all_dtypes) {
+      if (!test_util::runs_on(t, d)) continue;
       for (auto& [name, x] : layouts3({3, 4, 5}, t)) {
         auto xv = values(x);
         for (auto [a1, a2] :
@@ -212,6 +215,7 @@ TEST(MlxCreation, DiagonalGradients) {
 TEST(MlxCreation, Diag) {
   for (const auto& d : devices()) {
     for (Dtype t : all_dtypes) {
+      if (!test_util::runs_on(t, d)) continue;
       array v = make({3}, t, 4);
       auto vv = values(v);
       for (int k : {-4, -1, 0, 2}) {
@@ -245,6 +249,7 @@ TEST(MlxCreation, Diag) {
 TEST(MlxCreation, Trace) {
   for (const auto& d : devices()) {
     for (Dtype t : all_dtypes) {
+      if (!test_util::runs_on(t, d)) continue;
       for (auto& [name, x] : layouts3({3, 4, 2}, t)) {
         auto xv = values(x);
         for (int off : {-2, 0, 1, 5}) {
@@ -282,6 +287,7 @@ TEST(MlxCreation, Trace) {
 TEST(MlxCreation, FullLike) {
   for (const auto& d : devices()) {
     for (Dtype t : all_dtypes) {
+      if (!test_util::runs_on(t, d)) continue;
       array a = make({2, 3}, t);
       array f = full_like(a, 3, d);
       EXPECT_EQ(f.dtype(), t);
@@ -326,7 +332,9 @@ TEST(MlxCreation, Linspace) {
     EXPECT_EQ(c.dtype(), int32);
     EXPECT_EQ(values(c), (std::vector<double>{0, 3, 6, 10}));
     EXPECT_EQ(values(linspace(-1.0, 1.0, 5, int32, d)), (std::vector<double>{-1, 0, 0, 0, 1}));
-    for (Dtype t : all_dtypes) EXPECT_EQ(linspace(0.0, 1.0, 3, t, d).dtype(), t);
+    for (Dtype t : all_dtypes) {
+      if (test_util::runs_on(t, d)) EXPECT_EQ(linspace(0.0, 1.0, 3, t, d).dtype(), t);
+    }
     EXPECT_EQ(values(linspace(0.0, 2.0, 5, float16, d)), (std::vector<double>{0, 0.5, 1, 1.5, 2}));
   }
   EXPECT_THROW(linspace(0.0, 1.0, -1), std::invalid_argument);

@@ -15,8 +15,8 @@
 #include "tests/test_util.h"
 
 using namespace mlx_lite;
-using test_util::devices;
 using test_util::device_name;
+using test_util::devices;
 using test_util::values_as;
 
 namespace {
@@ -42,17 +42,17 @@ TEST(MlxDtypes, PromotionTableCells) {
     Dtype a, b, want;
   };
   const std::vector<Cell> cells = {
-      {int8, uint8, int16},       {int8, uint16, int32},      {int16, uint16, int32},
-      {int8, uint32, int64},      {int16, uint32, int64},     {uint16, int32, int32},
-      {uint64, int8, float32},    {uint64, int64, float32},   {uint64, int32, float32},
-      {uint64, uint8, uint64},    {uint64, uint32, uint64},   {int8, int16, int16},
-      {int8, int64, int64},       {uint16, uint32, uint32},   {uint8, uint16, uint16},
-      {bool_, int8, int8},        {bool_, uint16, uint16},    {bool_, uint64, uint64},
-      {float16, int64, float16},  {float16, uint64, float16}, {bfloat16, uint64, bfloat16},
-      {bfloat16, int8, bfloat16}, {float64, float32, float64}, {float64, bfloat16, float64},
-      {float64, float16, float64}, {float64, int64, float64}, {float64, uint64, float64},
-      {float64, bool_, float64},  {float16, bfloat16, float32}, {float32, bfloat16, float32},
-      {uint16, float16, float16}, {int16, float32, float32},  {float64, float64, float64},
+      {int8, uint8, int16},        {int8, uint16, int32},        {int16, uint16, int32},
+      {int8, uint32, int64},       {int16, uint32, int64},       {uint16, int32, int32},
+      {uint64, int8, float32},     {uint64, int64, float32},     {uint64, int32, float32},
+      {uint64, uint8, uint64},     {uint64, uint32, uint64},     {int8, int16, int16},
+      {int8, int64, int64},        {uint16, uint32, uint32},     {uint8, uint16, uint16},
+      {bool_, int8, int8},         {bool_, uint16, uint16},      {bool_, uint64, uint64},
+      {float16, int64, float16},   {float16, uint64, float16},   {bfloat16, uint64, bfloat16},
+      {bfloat16, int8, bfloat16},  {float64, float32, float64},  {float64, bfloat16, float64},
+      {float64, float16, float64}, {float64, int64, float64},    {float64, uint64, float64},
+      {float64, bool_, float64},   {float16, bfloat16, float32}, {float32, bfloat16, float32},
+      {uint16, float16, float16},  {int16, float32, float32},    {float64, float64, float64},
   };
   for (const auto& c : cells) {
     EXPECT_EQ(promote_types(c.a, c.b), c.want) << c.a << " with " << c.b;
@@ -460,22 +460,21 @@ TEST(MlxDtypes, ScansSortAndIndexing) {
     EXPECT_EQ(host<int16_t>(take(src, arr<uint64_t>({3}), 0, d)), (std::vector<int16_t>{-40}));
     // scatter_add wraps in the dtype, next to untouched neighbours.
     array base = arr<int8_t>({120, 1, 2, 3});
-    array out = scatter_add(base, arr<int32_t>({0, 0, 2}), reshape(arr<int8_t>({5, 5, -4}), {3, 1}),
-                            0, d);
+    array out =
+        scatter_add(base, arr<int32_t>({0, 0, 2}), reshape(arr<int8_t>({5, 5, -4}), {3, 1}), 0, d);
     EXPECT_EQ(host<int8_t>(out), (std::vector<int8_t>{-126, 1, -2, 3}));
     array u64 = scatter_add(arr<uint64_t>({top, 1}), arr<int32_t>({0, 0}),
                             reshape(arr<uint64_t>({top, 5}), {2, 1}), 0, d);
     EXPECT_EQ(host<uint64_t>(u64), (std::vector<uint64_t>{5, 1}));
     // where, concatenate, arange and full in the new dtypes.
-    EXPECT_EQ(host<uint16_t>(where(arr<bool>({true, false}), arr<uint16_t>({1, 2}),
-                                   arr<uint16_t>({3, 4}), d)),
+    EXPECT_EQ(host<uint16_t>(
+                  where(arr<bool>({true, false}), arr<uint16_t>({1, 2}), arr<uint16_t>({3, 4}), d)),
               (std::vector<uint16_t>{1, 4}));
     EXPECT_EQ(host<int8_t>(arange(-3.0, 3.0, 2.0, int8, d)), (std::vector<int8_t>{-3, -1, 1}));
     EXPECT_EQ(host<uint64_t>(full({2}, array(uint64_t{top}), d)),
               (std::vector<uint64_t>{top, top}));
-    EXPECT_EQ(
-        host<int16_t>(concatenate({arr<int16_t>({1}), arr<int16_t>({-2, 3})}, 0, d)),
-        (std::vector<int16_t>{1, -2, 3}));
+    EXPECT_EQ(host<int16_t>(concatenate({arr<int16_t>({1}), arr<int16_t>({-2, 3})}, 0, d)),
+              (std::vector<int16_t>{1, -2, 3}));
   }
 }
 
@@ -501,9 +500,8 @@ TEST(MlxDtypes, RandomBitsWidthTwo) {
     }
     auto r8 = host<int8_t>(random::randint(array(-100), array(100), {2000}, int8, key, d));
     for (auto v : r8) ASSERT_TRUE(v >= -100 && v < 100);
-    auto r64 = host<uint64_t>(random::randint(array(uint64_t{1ULL << 63}),
-                                              array(uint64_t{(1ULL << 63) + 10}), {100}, uint64,
-                                              key, d));
+    auto r64 = host<uint64_t>(random::randint(
+        array(uint64_t{1ULL << 63}), array(uint64_t{(1ULL << 63) + 10}), {100}, uint64, key, d));
     for (auto v : r64) ASSERT_TRUE(v >= (1ULL << 63) && v < (1ULL << 63) + 10);
   }
 }

@@ -233,6 +233,18 @@ inline std::vector<Device> devices() {
   return out;
 }
 
+// Whether ops in `dt` run on `d`: every dtype on the CPU, every one but
+// float64 on the GPU (CPU only, as in MLX). Where they do not, it checks that
+// building an op there throws std::invalid_argument, so a loop over
+// all_dtypes that skips the pair still tests what the GPU does with it.
+inline bool runs_on(Dtype dt, const Device& d) {
+  if (!(dt == float64 && d.type == Device::gpu)) return true;
+  array x = zeros({2}, dt, Device::cpu);
+  EXPECT_THROW(add(x, x, d), std::invalid_argument) << "float64 on the GPU";
+  EXPECT_THROW(astype(x, float32, d), std::invalid_argument) << "float64 on the GPU";
+  return false;
+}
+
 // "cpu" or "gpu", for messages and test names.
 inline std::string device_name(const Device& d) {
   return d.type == Device::cpu ? "cpu" : "gpu";

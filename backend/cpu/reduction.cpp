@@ -29,11 +29,10 @@ using out_t = std::conditional_t<
     R == Reduce::And || R == Reduce::Or, bool,
     std::conditional_t<
         (R == Reduce::Sum || R == Reduce::Prod),
-        std::conditional_t<std::is_same_v<In, bool>, int32_t,
-                           std::conditional_t<std::is_integral_v<In> && (sizeof(In) < 4),
-                                              std::conditional_t<std::is_unsigned_v<In>,
-                                                                 uint32_t, int32_t>,
-                                              In>>,
+        std::conditional_t<
+            std::is_same_v<In, bool>, int32_t,
+            std::conditional_t<std::is_integral_v<In> && (sizeof(In) < 4),
+                               std::conditional_t<std::is_unsigned_v<In>, uint32_t, int32_t>, In>>,
         In>>;
 
 // The accumulator: double for float sums and products (so 1e5 float32 terms
