@@ -245,6 +245,17 @@ inline bool runs_on(Dtype dt, const Device& d) {
   return false;
 }
 
+// The dtypes ops on the default device compute in: all_dtypes, less float64
+// when the default device is the GPU (runs_on and test_mlx_dtypes check that
+// the GPU refuses it).
+inline std::vector<Dtype> default_device_dtypes() {
+  std::vector<Dtype> out;
+  for (Dtype t : all_dtypes) {
+    if (t != float64 || default_device().type == Device::cpu) out.push_back(t);
+  }
+  return out;
+}
+
 // "cpu" or "gpu", for messages and test names.
 inline std::string device_name(const Device& d) {
   return d.type == Device::cpu ? "cpu" : "gpu";
