@@ -395,7 +395,7 @@ TEST(MlxDtypes, ShiftsAndUnaryOps) {
 // ---- Reductions: MLX's output dtypes, short and long (two-pass GPU) rows.
 
 TEST(MlxDtypes, Reductions) {
-  const uint64_t max = 18446744073709551615ULL;
+  const uint64_t top_value = 18446744073709551615ULL;
   for (const Device& d : devices()) {
     SCOPED_TRACE(device_name(d));
     array i8 = arr<int8_t>({100, 100, 100, -50});
@@ -403,12 +403,12 @@ TEST(MlxDtypes, Reductions) {
     EXPECT_EQ(sum(i8, false, d).item<int32_t>(), 250);
     EXPECT_EQ(prod(arr<int16_t>({300, 300}), false, d).item<int32_t>(), 90000);
     EXPECT_EQ(sum(arr<uint16_t>({65535, 65535}), false, d).item<uint32_t>(), 131070u);
-    EXPECT_EQ(sum(arr<uint64_t>({max, 2}), false, d).item<uint64_t>(), 1u);  // wraps
-    EXPECT_EQ(max(arr<uint64_t>({5, max, 1ULL << 63}), false, d).item<uint64_t>(), max);
-    EXPECT_EQ(min(arr<uint64_t>({1ULL << 63, max, 7}), false, d).item<uint64_t>(), 7u);
+    EXPECT_EQ(sum(arr<uint64_t>({top_value, 2}), false, d).item<uint64_t>(), 1u);  // wraps
+    EXPECT_EQ(max(arr<uint64_t>({5, top_value, 1ULL << 63}), false, d).item<uint64_t>(), top_value);
+    EXPECT_EQ(min(arr<uint64_t>({1ULL << 63, top_value, 7}), false, d).item<uint64_t>(), 7u);
     EXPECT_EQ(max(i8, false, d).item<int8_t>(), 100);
     EXPECT_EQ(min(i8, false, d).item<int8_t>(), -50);
-    EXPECT_EQ(argmax(arr<uint64_t>({5, max, 1ULL << 63}), d).item<uint32_t>(), 1u);
+    EXPECT_EQ(argmax(arr<uint64_t>({5, top_value, 1ULL << 63}), d).item<uint32_t>(), 1u);
     EXPECT_EQ(argmin(arr<int16_t>({5, -7, 3}), d).item<uint32_t>(), 1u);
     EXPECT_FALSE(all(arr<int8_t>({1, 0}), false, d).item<bool>());
     EXPECT_TRUE(any(arr<uint16_t>({0, 9}), false, d).item<bool>());
@@ -424,8 +424,8 @@ TEST(MlxDtypes, Reductions) {
     EXPECT_EQ(sum(b, false, d).item<int32_t>(), -128 * 400);  // each cycle sums to -128
     EXPECT_EQ(max(b, false, d).item<int8_t>(), 127);
     std::vector<uint64_t> wide(n, 3);
-    wide[n - 5] = max - 1;
-    EXPECT_EQ(max(arr<uint64_t>(wide), false, d).item<uint64_t>(), max - 1);
+    wide[n - 5] = top_value - 1;
+    EXPECT_EQ(max(arr<uint64_t>(wide), false, d).item<uint64_t>(), top_value - 1);
     EXPECT_EQ(min(arr<uint64_t>(wide), false, d).item<uint64_t>(), 3u);
     std::vector<uint16_t> u(n, 65535);
     EXPECT_EQ(sum(arr<uint16_t>(u), false, d).item<uint32_t>(), uint32_t(65535) * n);

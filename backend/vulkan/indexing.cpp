@@ -31,7 +31,10 @@ int32_t index_kind(Dtype t) {
   if (t == uint8) return params::kIndexUint8;
   if (t == uint32) return params::kIndexUint32;
   if (t == int32) return params::kIndexInt32;
-  return params::kIndexInt64;  // the only other integer dtype
+  if (t == int8) return params::kIndexInt8;
+  if (t == uint16) return params::kIndexUint16;
+  if (t == int16) return params::kIndexInt16;
+  return params::kIndexInt64;  // int64, and uint64 read as its bits
 }
 
 // The parameters (and shape block) of `threads` threads over the index
