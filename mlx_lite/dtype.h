@@ -140,13 +140,11 @@ bool is_unsigned(const Dtype& t);
 /// is_complex).
 bool is_complex(const Dtype& t);
 
-/// \name issubdtype, numpy's and MLX's
-/// Whether the first argument is the second or lies under it in numpy's
-/// hierarchy (Dtype::Category). A dtype is under its category and that
-/// category's parents: issubdtype(int8, signedinteger), issubdtype(int8,
-/// integer), issubdtype(int8, number) and issubdtype(int8, generic) hold;
-/// bool_ is only under generic. Two dtypes: only when equal. A category is
-/// never under a dtype.
+/// issubdtype, numpy's and MLX's: whether the first argument is the second or lies under it in
+/// numpy's hierarchy (Dtype::Category). A dtype is under its category and that category's parents:
+/// issubdtype(int8, signedinteger), issubdtype(int8, integer), issubdtype(int8, number) and
+/// issubdtype(int8, generic) hold; bool_ is only under generic. Two dtypes: only when equal. A
+/// category is never under a dtype.
 /// @{
 bool issubdtype(const Dtype& a, const Dtype& b);
 bool issubdtype(const Dtype::Category& a, const Dtype& b);
