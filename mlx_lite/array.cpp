@@ -105,8 +105,25 @@ array::ArrayDesc::ArrayDesc(Shape shape_, Dtype dtype_, std::shared_ptr<Primitiv
       status(Status::unscheduled),
       inputs(std::move(inputs_)) {
   flags = compute_flags(shape, strides, size);
+  check_gpu_dtypes();
   // What is computed from a tracer is traced too.
   is_tracer = std::ranges::any_of(inputs, [](const array& in) { return in.is_tracer(); });
+}
+
+// Every op's node is built here, on the stream it will run on: the one place
+// to refuse float64 on the GPU, as MLX's array constructor does (the GPU
+// backend has no float64 kernels; MLX's Metal has none either).
+void array::ArrayDesc::check_gpu_dtypes() const {
+  if (!primitive || primitive->device() != Device::gpu) return;
+  const bool f64 = dtype == float64 || std::ranges::any_of(inputs, [](const array& in) {
+                     return in.dtype() == float64;
+                   });
+  if (f64) {
+    throw std::invalid_argument(fmt::format(
+        "[{}] float64 is not supported on the GPU: run ops on float64 arrays on the CPU "
+        "(pass Device::cpu or a CPU stream), or astype to float32 on the CPU first.",
+        primitive->name()));
+  }
 }
 
 array::ArrayDesc::~ArrayDesc() {

@@ -313,6 +313,8 @@ class array {
     ArrayDesc(Shape shape, Dtype dtype, std::shared_ptr<Primitive> primitive,
               std::vector<array> inputs);
     ~ArrayDesc();
+    // Throws std::invalid_argument when a GPU node reads or writes float64.
+    void check_gpu_dtypes() const;
   };
 
   explicit array(std::shared_ptr<ArrayDesc> desc) : desc_(std::move(desc)) {}
@@ -399,10 +401,11 @@ array::array(std::initializer_list<T> data, Shape shape, Dtype dtype)
 
 template <typename It>
 void array::init(It begin) {
-  // Stage in the storage type of the C++ type's Dtype (double becomes float,
-  // bool a byte), then convert to the array's dtype.
+  // Stage in the storage type of the C++ type's Dtype (bool a byte; double
+  // stays double, so a float64 array keeps every digit), then convert to the
+  // array's dtype.
   using T = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
-  constexpr Dtype staged_type = TypeToDtype<T>();
+  constexpr Dtype staged_type = std::is_same_v<T, double> ? float64 : TypeToDtype<T>();
   using S = std::conditional_t<std::is_same_v<T, bool>, uint8_t,
                                typename DtypeToType<staged_type.val>::type>;
   std::vector<S> staged(size());

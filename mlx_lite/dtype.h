@@ -11,15 +11,35 @@
 
 namespace mlx_lite {
 
-/// An element type: one of the eight dtype constants (bool_, uint8, uint32,
-/// int32, int64, float16, bfloat16, float32) and its size.
+/// An element type: one of the dtype constants (bool_, uint8, uint16, uint32,
+/// uint64, int8, int16, int32, int64, float16, float32, float64, bfloat16) and
+/// its size. MLX's complex64 is not provided.
 struct Dtype {
-  /// The element types.
-  enum class Val : uint8_t { bool_, uint8, uint32, int32, int64, float16, bfloat16, float32 };
-  /// The kind letter numpy and MLX use: b(ool), u(nsigned), i(nteger), f(loat).
-  enum class Kind { b, u, i, f };
-  /// The abstract categories of issubdtype.
+  /// The element types, in MLX's order (MLX's complex64 would come last).
+  enum class Val : uint8_t {
+    bool_,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    int8,
+    int16,
+    int32,
+    int64,
+    float16,
+    float32,
+    float64,
+    bfloat16
+  };
+  /// The kind letter of numpy's array protocol, as MLX gives it: b(ool),
+  /// u(nsigned), i(nteger), f(loat), c(omplex, never returned here) and V
+  /// (void: bfloat16, which numpy has no letter for).
+  enum class Kind { b, u, i, f, c, V };
+  /// The abstract categories of issubdtype, numpy's hierarchy: floating and
+  /// complexfloating are inexact; signedinteger and unsignedinteger are
+  /// integer; inexact and integer are number; everything is generic.
   enum class Category {
+    complexfloating,
     floating,
     inexact,
     signedinteger,
@@ -46,30 +66,43 @@ struct Dtype {
 inline constexpr Dtype bool_{Dtype::Val::bool_, 1};
 /// Unsigned 8-bit integers.
 inline constexpr Dtype uint8{Dtype::Val::uint8, 1};
+/// Unsigned 16-bit integers.
+inline constexpr Dtype uint16{Dtype::Val::uint16, 2};
 /// Unsigned 32-bit integers.
 inline constexpr Dtype uint32{Dtype::Val::uint32, 4};
+/// Unsigned 64-bit integers.
+inline constexpr Dtype uint64{Dtype::Val::uint64, 8};
+/// Signed 8-bit integers.
+inline constexpr Dtype int8{Dtype::Val::int8, 1};
+/// Signed 16-bit integers.
+inline constexpr Dtype int16{Dtype::Val::int16, 2};
 /// Signed 32-bit integers.
 inline constexpr Dtype int32{Dtype::Val::int32, 4};
 /// Signed 64-bit integers.
 inline constexpr Dtype int64{Dtype::Val::int64, 8};
 /// IEEE half-precision floats (float16_t).
 inline constexpr Dtype float16{Dtype::Val::float16, 2};
-/// Brain floats: float32's exponent, 8 bits of precision (bfloat16_t).
-inline constexpr Dtype bfloat16{Dtype::Val::bfloat16, 2};
 /// IEEE single-precision floats (float).
 inline constexpr Dtype float32{Dtype::Val::float32, 4};
+/// IEEE double-precision floats (double). CPU only, as in MLX: an op on a
+/// GPU stream with a float64 input or output throws std::invalid_argument.
+inline constexpr Dtype float64{Dtype::Val::float64, 8};
+/// Brain floats: float32's exponent, 8 bits of precision (bfloat16_t).
+inline constexpr Dtype bfloat16{Dtype::Val::bfloat16, 2};
 /// @}
 
 /// \name The categories of issubdtype
 /// @{
 
-/// The floats.
+/// Complex floats (there are none here; no dtype belongs to it).
+inline constexpr Dtype::Category complexfloating = Dtype::Category::complexfloating;
+/// float16, float32, float64 and bfloat16.
 inline constexpr Dtype::Category floating = Dtype::Category::floating;
-/// The floats (there are no complex types).
+/// floating and complexfloating.
 inline constexpr Dtype::Category inexact = Dtype::Category::inexact;
-/// int32 and int64.
+/// int8, int16, int32 and int64.
 inline constexpr Dtype::Category signedinteger = Dtype::Category::signedinteger;
-/// uint8 and uint32.
+/// uint8, uint16, uint32 and uint64.
 inline constexpr Dtype::Category unsignedinteger = Dtype::Category::unsignedinteger;
 /// Signed and unsigned integers, not bool_.
 inline constexpr Dtype::Category integer = Dtype::Category::integer;
@@ -79,9 +112,10 @@ inline constexpr Dtype::Category number = Dtype::Category::number;
 inline constexpr Dtype::Category generic = Dtype::Category::generic;
 /// @}
 
-/// Every dtype, in Dtype::Val's order.
-inline constexpr Dtype all_dtypes[] = {bool_, uint8,   uint32,   int32,
-                                       int64, float16, bfloat16, float32};
+/// Every dtype, in Dtype::Val's order. float64 is among them, though only
+/// the CPU computes in it.
+inline constexpr Dtype all_dtypes[] = {bool_, uint8, uint16,  uint32,  uint64,  int8,    int16,
+                                       int32, int64, float16, float32, float64, bfloat16};
 
 /// Same type.
 constexpr bool operator==(const Dtype& a, const Dtype& b) {
@@ -92,24 +126,37 @@ constexpr bool operator==(const Dtype& a, const Dtype& b) {
 inline uint8_t size_of(const Dtype& t) {
   return t.size;
 }
-/// The kind of `t`: b for bool_, u for uint8 and uint32, i for int32 and int64,
-/// f for the floats.
+/// The kind of `t`, as MLX's kindof: b for bool_, u for the unsigned
+/// integers, i for the signed ones, f for float16, float32 and float64, V
+/// for bfloat16.
 Dtype::Kind kindof(const Dtype& t);
-/// Whether `t` is float16, bfloat16 or float32.
+/// Whether `t` is float16, float32, float64 or bfloat16.
 bool is_floating_point(const Dtype& t);
-/// Whether `t` is a signed or unsigned integer; bool_ is not integral, as in MLX.
+/// Whether `t` is a signed or unsigned integer; bool_ is not integral.
 bool is_integral(const Dtype& t);
-/// Whether `t` is uint8 or uint32.
+/// Whether `t` is uint8, uint16, uint32 or uint64 (not bool_).
 bool is_unsigned(const Dtype& t);
-/// Whether `t` belongs to `category` (numpy's abstract types: floating and
-/// inexact are the floats, number everything but bool_, generic everything).
-bool issubdtype(const Dtype& t, const Dtype::Category& category);
-/// Whether `a` is `b`.
-bool issubdtype(const Dtype& a, const Dtype& b);
+/// Whether `t` is complex: never, as this subset has no complex dtype (MLX's
+/// is_complex).
+bool is_complex(const Dtype& t);
 
-/// MLX's promotion table: the smallest type that represents both operands'
-/// values (uint32 with int32 gives int64; any integer with a float gives the float;
-/// float16 with bfloat16 gives float32).
+/// issubdtype, numpy's and MLX's: whether the first argument is the second or lies under it in
+/// numpy's hierarchy (Dtype::Category). A dtype is under its category and that category's parents:
+/// issubdtype(int8, signedinteger), issubdtype(int8, integer), issubdtype(int8, number) and
+/// issubdtype(int8, generic) hold; bool_ is only under generic. Two dtypes: only when equal. A
+/// category is never under a dtype.
+/// @{
+bool issubdtype(const Dtype& a, const Dtype& b);
+bool issubdtype(const Dtype::Category& a, const Dtype& b);
+bool issubdtype(const Dtype& a, const Dtype::Category& b);
+bool issubdtype(const Dtype::Category& a, const Dtype::Category& b);
+/// @}
+
+/// MLX's promotion table (JAX's rules): the smallest type that represents
+/// both operands' values. Mixed signed and unsigned integers widen (int8
+/// with uint8 gives int16, uint32 with int32 gives int64), uint64 with a
+/// signed integer gives float32; any integer with a float gives the float;
+/// float16 with bfloat16 gives float32; float64 with anything gives float64.
 Dtype promote_types(const Dtype& t1, const Dtype& t2);
 
 /// The name of `t`: "float32", "bool", ...
@@ -117,24 +164,20 @@ std::string_view dtype_name(const Dtype& t);
 /// Prints dtype_name(t).
 std::ostream& operator<<(std::ostream& os, const Dtype& t);
 
-/// The Dtype of a C++ element type. double maps to float32 and 64-bit unsigned
-/// to int64, since this subset has neither float64 nor uint64; 8- and 16-bit
-/// signed integers map to int32 and uint16_t to uint32. Another type does not
-/// compile.
+/// The Dtype of a C++ element type: each fixed-width integer type its own
+/// (int8_t is int8, uint16_t uint16, ...; long long and unsigned long long
+/// are int64 and uint64), float16_t, bfloat16_t and float theirs. double maps
+/// to float32, as in MLX, so that array(1.5) is float32; ask for float64
+/// explicitly (array(1.5, float64)). Another type does not compile.
 template <typename T>
 constexpr Dtype TypeToDtype() {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_same_v<U, bool>)
     return bool_;
-  else if constexpr (std::is_same_v<U, uint8_t>)
-    return uint8;
-  else if constexpr (std::is_same_v<U, uint16_t> || std::is_same_v<U, uint32_t>)
-    return uint32;
-  else if constexpr (std::is_same_v<U, int8_t> || std::is_same_v<U, int16_t> ||
-                     std::is_same_v<U, int32_t>)
-    return int32;
-  else if constexpr (std::is_integral_v<U> && sizeof(U) == 8)
-    return int64;
+  else if constexpr (std::is_integral_v<U> && std::is_unsigned_v<U>)
+    return sizeof(U) == 1 ? uint8 : sizeof(U) == 2 ? uint16 : sizeof(U) == 4 ? uint32 : uint64;
+  else if constexpr (std::is_integral_v<U>)
+    return sizeof(U) == 1 ? int8 : sizeof(U) == 2 ? int16 : sizeof(U) == 4 ? int32 : int64;
   else if constexpr (std::is_same_v<U, float16_t>)
     return float16;
   else if constexpr (std::is_same_v<U, bfloat16_t>)
@@ -152,7 +195,8 @@ concept ArrayScalar =
     std::is_same_v<std::remove_cv_t<T>, bfloat16_t>;
 
 /// The C++ element type stored for each Dtype, as `DtypeToType<V>::type`:
-/// bool, uint8_t, uint32_t, int32_t, int64_t, float16_t, bfloat16_t and float.
+/// bool, the fixed-width integer types (uint8_t ... int64_t), float16_t,
+/// float, double and bfloat16_t.
 template <Dtype::Val V>
 struct DtypeToType;
 /// \cond
@@ -166,8 +210,24 @@ struct DtypeToType<Dtype::Val::uint8> {
   using type = uint8_t;
 };
 template <>
+struct DtypeToType<Dtype::Val::uint16> {
+  using type = uint16_t;
+};
+template <>
 struct DtypeToType<Dtype::Val::uint32> {
   using type = uint32_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::uint64> {
+  using type = uint64_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::int8> {
+  using type = int8_t;
+};
+template <>
+struct DtypeToType<Dtype::Val::int16> {
+  using type = int16_t;
 };
 template <>
 struct DtypeToType<Dtype::Val::int32> {
@@ -182,17 +242,22 @@ struct DtypeToType<Dtype::Val::float16> {
   using type = float16_t;
 };
 template <>
-struct DtypeToType<Dtype::Val::bfloat16> {
-  using type = bfloat16_t;
-};
-template <>
 struct DtypeToType<Dtype::Val::float32> {
   using type = float;
 };
+template <>
+struct DtypeToType<Dtype::Val::float64> {
+  using type = double;
+};
+template <>
+struct DtypeToType<Dtype::Val::bfloat16> {
+  using type = bfloat16_t;
+};
 /// \endcond
 
-/// Calls `f.template operator()<T>()` with T the C++ type of `dtype`, so one
-/// generic lambda serves every dtype: `dispatch_dtype(d, [&]<typename T>() {...})`.
+/// Calls `f.template operator()<T>()` with T the C++ type of `dtype`
+/// (DtypeToType), so one generic lambda serves every dtype:
+/// `dispatch_dtype(d, [&]<typename T>() {...})`.
 template <typename F>
 decltype(auto) dispatch_dtype(const Dtype& dtype, F&& f) {
   switch (dtype.val) {
@@ -200,20 +265,30 @@ decltype(auto) dispatch_dtype(const Dtype& dtype, F&& f) {
       return f.template operator()<bool>();
     case Dtype::Val::uint8:
       return f.template operator()<uint8_t>();
+    case Dtype::Val::uint16:
+      return f.template operator()<uint16_t>();
     case Dtype::Val::uint32:
       return f.template operator()<uint32_t>();
+    case Dtype::Val::uint64:
+      return f.template operator()<uint64_t>();
+    case Dtype::Val::int8:
+      return f.template operator()<int8_t>();
+    case Dtype::Val::int16:
+      return f.template operator()<int16_t>();
     case Dtype::Val::int32:
       return f.template operator()<int32_t>();
     case Dtype::Val::int64:
       return f.template operator()<int64_t>();
     case Dtype::Val::float16:
       return f.template operator()<float16_t>();
-    case Dtype::Val::bfloat16:
-      return f.template operator()<bfloat16_t>();
     case Dtype::Val::float32:
+      return f.template operator()<float>();
+    case Dtype::Val::float64:
+      return f.template operator()<double>();
+    case Dtype::Val::bfloat16:
       break;
   }
-  return f.template operator()<float>();
+  return f.template operator()<bfloat16_t>();
 }
 
 /// The type kernels compute in: float for the 16-bit floats, else the type itself.

@@ -18,6 +18,43 @@ bool is_valid_dtype(const Dtype& t) {
   return false;
 }
 
+finfo::finfo(Dtype dtype) : dtype(dtype) {
+  if (!issubdtype(dtype, inexact)) {
+    throw std::invalid_argument(
+        fmt::format("[finfo] dtype {} is not inexact (expected float16, float32, float64 or "
+                    "bfloat16).",
+                    dtype));
+  }
+  dispatch_dtype(dtype, [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>) {
+      // The largest finite value is the bit pattern below infinity; eps is
+      // 2^-(mantissa bits): 10 for float16, 7 for bfloat16.
+      const bool half = std::is_same_v<T, float16_t>;
+      max = static_cast<float>(T::from_bits(half ? 0x7bff : 0x7f7f));
+      eps = half ? 0x1p-10 : 0x1p-7;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      max = std::numeric_limits<T>::max();
+      eps = std::numeric_limits<T>::epsilon();
+    }
+  });
+  min = -max;
+}
+
+iinfo::iinfo(Dtype dtype) : dtype(dtype) {
+  if (!is_integral(dtype)) {
+    throw std::invalid_argument(fmt::format(
+        "[iinfo] dtype {} is not an integer dtype (expected uint8, uint16, uint32, uint64, "
+        "int8, int16, int32 or int64).",
+        dtype));
+  }
+  dispatch_dtype(dtype, [&]<typename T>() {
+    if constexpr (std::is_integral_v<T>) {
+      min = static_cast<int64_t>(std::numeric_limits<T>::min());
+      max = static_cast<uint64_t>(std::numeric_limits<T>::max());
+    }
+  });
+}
+
 Shape broadcast_shapes(const Shape& s1, const Shape& s2, const char* op) {
   const auto& big = s1.size() > s2.size() ? s1 : s2;
   const auto& small = s1.size() > s2.size() ? s2 : s1;
@@ -163,6 +200,11 @@ StreamContext::StreamContext(StreamOrDevice s) : saved_(default_stream(default_d
 StreamContext::~StreamContext() {
   set_default_device(saved_.device);
   set_default_stream(saved_);
+}
+
+std::ostream& operator<<(std::ostream& os, const Dtype::Kind& k) {
+  static constexpr char letters[] = {'b', 'u', 'i', 'f', 'c', 'V'};
+  return os << letters[static_cast<int>(k)];
 }
 
 std::ostream& operator<<(std::ostream& os, const Device& d) {

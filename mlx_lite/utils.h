@@ -22,9 +22,40 @@ Shape broadcast_shapes(const Shape& s1, const Shape& s2);
 Shape broadcast_shapes(const Shape& s1, const Shape& s2, const char* op);
 /// @}
 
-/// Whether `t` is one of the eight dtypes. A Dtype made by casting a value
-/// outside Dtype::Val is refused by astype.
+/// Whether `t` is one of the dtypes of all_dtypes. A Dtype made by casting a
+/// value outside Dtype::Val is refused by astype.
 bool is_valid_dtype(const Dtype& t);
+
+/// The limits of a floating-point dtype, as MLX's finfo: `min` is the most
+/// negative finite value (numpy's finfo.min, -max), `max` the largest finite
+/// one, `eps` the gap between 1 and the next value (2^-10 for float16, 2^-7
+/// for bfloat16, FLT_EPSILON, DBL_EPSILON).
+struct finfo {
+  /// Throws std::invalid_argument when `dtype` is not a floating-point dtype.
+  explicit finfo(Dtype dtype);
+  /// The dtype described.
+  Dtype dtype;
+  /// The most negative finite value.
+  double min;
+  /// The largest finite value.
+  double max;
+  /// The machine epsilon.
+  double eps;
+};
+
+/// The range of an integer dtype, as MLX's iinfo (`max` is unsigned so
+/// that uint64's fits).
+struct iinfo {
+  /// Throws std::invalid_argument when `dtype` is not an integer dtype
+  /// (bool_ included).
+  explicit iinfo(Dtype dtype);
+  /// The dtype described.
+  Dtype dtype;
+  /// The smallest value (0 for the unsigned dtypes).
+  int64_t min;
+  /// The largest value.
+  uint64_t max;
+};
 
 /// The dtype every array promotes to (promote_types over all of them).
 /// Throws std::invalid_argument when there are none.
@@ -95,6 +126,8 @@ class StreamContext {
   Stream saved_;
 };
 
+/// Prints the kind letter (b, u, i, f, c, V), as MLX.
+std::ostream& operator<<(std::ostream& os, const Dtype::Kind& k);
 /// Prints MLX's format: Device(gpu, 0).
 std::ostream& operator<<(std::ostream& os, const Device& d);
 /// Prints MLX's format: Stream(Device(gpu, 0), 0).

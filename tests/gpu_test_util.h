@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "mlx_lite/gpu.h"
 #include "mlx_lite/mlx_lite.h"
@@ -17,6 +18,17 @@ using namespace mlx_lite;
 
 inline const Device kCpu(Device::cpu);
 inline const Device kGpu(Device::gpu);
+
+// The dtypes the GPU computes in: all_dtypes less float64, which is CPU only
+// (as in MLX). The suites' "every dtype" loops run over these; that the GPU
+// refuses float64 is tested in test_mlx_dtypes (Float64OnTheGpuThrows).
+inline const std::vector<Dtype> gpu_dtypes = [] {
+  std::vector<Dtype> out;
+  for (Dtype t : all_dtypes) {
+    if (t != float64) out.push_back(t);
+  }
+  return out;
+}();
 
 // Values that every dtype holds (integers and halves in [lo, hi), made
 // non-negative for unsigned dtypes and a sign test for bool), evaluated on

@@ -3,6 +3,7 @@
 // negative-step and broadcast inputs, with MLX's type promotion.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -13,22 +14,39 @@ using namespace test_util;
 
 namespace {
 
-const std::vector<Dtype> kAll(std::begin(all_dtypes), std::end(all_dtypes));
-const std::vector<Dtype> kNumeric = {uint8, uint32, int32, int64, float16, bfloat16, float32};
-const std::vector<Dtype> kIntegerAndBool = {bool_, uint8, uint32, int32, int64};
+const std::vector<Dtype> kAll = test_util::default_device_dtypes();
+const std::vector<Dtype> kNumeric = {uint8, uint16, uint32,  uint64,   int8,   int16,
+                                     int32, int64,  float16, bfloat16, float32};
+const std::vector<Dtype> kIntegerAndBool = {bool_, uint8, uint16, uint32, uint64,
+                                            int8,  int16, int32,  int64};
 
-// MLX's promotion table written out independently of dtype.cpp. Rows and
-// columns: bool, uint8, uint32, int32, int64, float16, bfloat16, float32.
+// MLX's promotion table written out independently of dtype.cpp, one row per
+// dtype, entries in the order of `names` (JAX's lattice: mixed signedness
+// widens, uint64 with a signed type is float32, float64 wins, f16 + bf16 is
+// float32).
 Dtype mlx_promote(Dtype a, Dtype b) {
-  const Dtype B = bool_, U8 = uint8, U32 = uint32, I32 = int32, I64 = int64, F16 = float16,
-              BF = bfloat16, F32 = float32;
-  const Dtype table[8][8] = {
-      {B, U8, U32, I32, I64, F16, BF, F32},    {U8, U8, U32, I32, I64, F16, BF, F32},
-      {U32, U32, U32, I64, I64, F16, BF, F32}, {I32, I32, I64, I32, I64, F16, BF, F32},
-      {I64, I64, I64, I64, I64, F16, BF, F32}, {F16, F16, F16, F16, F16, F16, F32, F32},
-      {BF, BF, BF, BF, BF, F32, BF, F32},      {F32, F32, F32, F32, F32, F32, F32, F32},
+  const std::vector<Dtype> names = {bool_, uint8, uint16,  uint32,  uint64,  int8,    int16,
+                                    int32, int64, float16, float32, float64, bfloat16};
+  const char* rows[13][13] = {
+      {"b", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f16", "f32", "f64", "bf"},
+      {"u8", "u8", "u16", "u32", "u64", "i16", "i16", "i32", "i64", "f16", "f32", "f64", "bf"},
+      {"u16", "u16", "u16", "u32", "u64", "i32", "i32", "i32", "i64", "f16", "f32", "f64", "bf"},
+      {"u32", "u32", "u32", "u32", "u64", "i64", "i64", "i64", "i64", "f16", "f32", "f64", "bf"},
+      {"u64", "u64", "u64", "u64", "u64", "f32", "f32", "f32", "f32", "f16", "f32", "f64", "bf"},
+      {"i8", "i16", "i32", "i64", "f32", "i8", "i16", "i32", "i64", "f16", "f32", "f64", "bf"},
+      {"i16", "i16", "i32", "i64", "f32", "i16", "i16", "i32", "i64", "f16", "f32", "f64", "bf"},
+      {"i32", "i32", "i32", "i64", "f32", "i32", "i32", "i32", "i64", "f16", "f32", "f64", "bf"},
+      {"i64", "i64", "i64", "i64", "f32", "i64", "i64", "i64", "i64", "f16", "f32", "f64", "bf"},
+      {"f16", "f16", "f16", "f16", "f16", "f16", "f16", "f16", "f16", "f16", "f32", "f64", "f32"},
+      {"f32", "f32", "f32", "f32", "f32", "f32", "f32", "f32", "f32", "f32", "f32", "f64", "f32"},
+      {"f64", "f64", "f64", "f64", "f64", "f64", "f64", "f64", "f64", "f64", "f64", "f64", "f64"},
+      {"bf", "bf", "bf", "bf", "bf", "bf", "bf", "bf", "bf", "f32", "f32", "f64", "bf"},
   };
-  return table[static_cast<int>(a.val)][static_cast<int>(b.val)];
+  const std::vector<std::string> codes = {"b",   "u8",  "u16", "u32", "u64", "i8", "i16",
+                                          "i32", "i64", "f16", "f32", "f64", "bf"};
+  auto pos = [&](Dtype t) { return std::find(names.begin(), names.end(), t) - names.begin(); };
+  const std::string code = rows[pos(a)][pos(b)];
+  return names[std::find(codes.begin(), codes.end(), code) - codes.begin()];
 }
 
 enum class Out { promoted, at_least_float, boolean };

@@ -76,7 +76,7 @@ std::string label(const std::string& what, Dtype dtype, Dtype index_dtype) {
 }  // namespace
 
 TEST_F(GpuIndexing, TakeEveryDtypeIndexDtypeAndAxis) {
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     array a = test_values({5, 6, 7}, dtype, 1);
     for (auto it : kIndexDtypes) {
       array idx = indices(12, 7, it, 2, {3, 4});
@@ -90,7 +90,7 @@ TEST_F(GpuIndexing, TakeEveryDtypeIndexDtypeAndAxis) {
 }
 
 TEST_F(GpuIndexing, TakeAlongAxisWithBroadcast) {
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     array a = test_values({4, 5, 6}, dtype, 3);
     for (auto it : {uint8, int32}) {
       for (int axis = 0; axis < 3; ++axis) {
@@ -149,7 +149,7 @@ TEST_F(GpuIndexing, EmptyAndScalar) {
 }
 
 TEST_F(GpuIndexing, ScatterDistinctPositionsEveryDtype) {
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     array a = test_values({7, 5}, dtype, 10);
     for (auto it : kIndexDtypes) {
       // 5 distinct rows, whole-row slices; transposed source, reversed updates.
@@ -186,7 +186,7 @@ TEST_F(GpuIndexing, ScatterDropsOutOfRangeSlices) {
 }
 
 TEST_F(GpuIndexing, ScatterAddManyDuplicatesEveryDtype) {
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     // Small integers, so float and half sums are exact in any order.
     array a = small_ints({5, 3}, dtype, 19, -2, 3);
     for (auto it : kIndexDtypes) {

@@ -71,7 +71,7 @@ TEST_F(GpuReduce, EveryReductionDtypeAxesAndLayout) {
   const std::vector<std::pair<std::string, Reduction>> ops = {
       {"sum", sum}, {"prod", prod}, {"max", max}, {"min", min}, {"all", all}, {"any", any}};
   const std::vector<std::vector<int>> axes_sets = {{}, {0}, {2}, {0, 2}, {1, 2}, {0, 1, 2}};
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     for (const auto& [layout, a] : layouts(test_values({4, 5, 6}, dtype, 1, -3, 3))) {
       for (const auto& axes : axes_sets) {
         for (const auto& [name, op] : ops) {
@@ -89,7 +89,7 @@ TEST_F(GpuReduce, FullReductionsOfEverySize) {
   const std::vector<std::pair<std::string, Reduction>> ops = {
       {"sum", sum}, {"max", max}, {"min", min}, {"all", all}, {"any", any}};
   for (int n : {1, 7, 1000003}) {
-    for (auto dtype : all_dtypes) {
+    for (auto dtype : gpu_test::gpu_dtypes) {
       array a = dyadic_values({n}, dtype, 4);
       for (const auto& [name, op] : ops) {
         const bool logical = name == "all" || name == "any";
@@ -101,7 +101,7 @@ TEST_F(GpuReduce, FullReductionsOfEverySize) {
     }
   }
   for (int n : {1, 7}) {
-    for (auto dtype : all_dtypes) {
+    for (auto dtype : gpu_test::gpu_dtypes) {
       array a = test_values({n}, dtype, 5, -3, 3);
       expect_close(prod(a, {0}, false, kGpu), prod(a, {0}, false, kCpu), rtol_of(dtype), 0,
                    "prod " + dt(dtype) + " of " + std::to_string(n));
@@ -110,7 +110,7 @@ TEST_F(GpuReduce, FullReductionsOfEverySize) {
 }
 
 TEST_F(GpuReduce, FewLongRowsTakeTwoPasses) {
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     // Rows of 50000: 12 chunks each; dense, then a transposed view.
     array a = dyadic_values({3, 50000}, dtype, 6);
     for (const auto& [layout, x] :
@@ -192,7 +192,7 @@ TEST_F(GpuReduce, EmptyAxesGiveIdentities) {
 
 TEST_F(GpuArgReduce, EveryDtypeAxisAndLayout) {
   // Values in [-3, 3) make many ties: the first index must win.
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     for (const auto& [layout, a] : layouts(test_values({4, 5, 6}, dtype, 20, -3, 3))) {
       for (int axis = 0; axis < 3; ++axis) {
         expect_same(argmax(a, axis, false, kGpu), argmax(a, axis, false, kCpu),
@@ -228,7 +228,7 @@ TEST_F(GpuArgReduce, TiesAndNaN) {
 }
 
 TEST_F(GpuArgReduce, LongLinesTakeTwoPasses) {
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     array a = test_values({1000003}, dtype, 22, -3, 3);  // ties everywhere
     expect_same(argmax(a, kGpu), argmax(a, kCpu), "argmax of 1000003 " + dt(dtype));
     expect_same(argmin(a, kGpu), argmin(a, kCpu), "argmin of 1000003 " + dt(dtype));
@@ -284,7 +284,7 @@ void expect_cumsums(const array& a, double rtol, double atol, const std::string&
 
 TEST_F(GpuScan, EveryDtypeAxisAndLayout) {
   // Lines of 4 to 6: one thread each. Eighths sum exactly: results match exactly.
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     for (const auto& [layout, a] : layouts(dyadic_values({4, 5, 6}, dtype, 30))) {
       expect_cumsums(a, 0, 0, dt(dtype) + " " + layout);
     }
@@ -294,7 +294,7 @@ TEST_F(GpuScan, EveryDtypeAxisAndLayout) {
 TEST_F(GpuScan, WorkgroupPerLine) {
   // Lines of 70 (64 threads) and 1100 (256 threads, past one tile of 1024),
   // contiguous and strided.
-  for (auto dtype : all_dtypes) {
+  for (auto dtype : gpu_test::gpu_dtypes) {
     array a = dyadic_values({2, 70, 1100}, dtype, 31);
     expect_cumsums(a, 0, 0, dt(dtype));
     if (dtype == float32 || dtype == bool_) {

@@ -113,6 +113,7 @@ void expect_invalid(F&& f, std::vector<std::string> parts) {
 TEST(Gather, EveryValueDtype) {
   const Shape shape{3, 4, 5};
   for (Dtype dt : all_dtypes) {
+    if (!test_util::runs_on(dt, default_device())) continue;
     auto src = sample(numel(shape), dt, 1);
     auto a = make_array(src, shape, dt);
     auto i0 = make_index({2, 0, 1, 2, -1, 0}, {2, 3});
@@ -283,6 +284,7 @@ TEST(Gather, BadInput) {
 TEST(Scatter, EveryValueDtypeReplaceAndAdd) {
   const Shape shape{4, 3};
   for (Dtype dt : all_dtypes) {
+    if (!test_util::runs_on(dt, default_device())) continue;
     auto dst = sample(numel(shape), dt, 20);
     auto a = make_array(dst, shape, dt);
     auto idx = make_index({2, -1, 0}, {3});
@@ -291,8 +293,9 @@ TEST(Scatter, EveryValueDtypeReplaceAndAdd) {
     expect_values(scatter(a, idx, upd, 0),
                   ref_scatter(dst, shape, {values(idx)}, {3}, {0}, upd_vals, {1, 3}, false));
     auto want = ref_scatter(dst, shape, {values(idx)}, {3}, {0}, upd_vals, {1, 3}, true);
-    if (dt == bool_) {
-      for (auto& w : want) w = w != 0;
+    if (!is_floating_point(dt)) {
+      // Integer sums wrap in the dtype (int8: 100 + 49 is -107); bool sums are or.
+      for (auto& w : want) w = test_util::wrap(w, dt);
     }
     auto out = scatter_add(a, idx, upd, 0);
     EXPECT_EQ(out.dtype(), dt);

@@ -72,6 +72,10 @@ std::vector<uint32_t> u32(array a) {
     auto v = values_as<uint8_t>(a);
     return {v.begin(), v.end()};
   }
+  if (a.dtype() == uint16) {
+    auto v = values_as<uint16_t>(a);
+    return {v.begin(), v.end()};
+  }
   return values_as<uint32_t>(a);
 }
 
@@ -235,11 +239,11 @@ TEST(Random, BitsKnownValues) {
   EXPECT_EQ(x.dtype(), uint32);
   EXPECT_EQ(x.shape(), Shape{});
   EXPECT_EQ(x.item<uint32_t>(), 1797259609u);
-  EXPECT_EQ(random::bits({}, 2, k0).item<uint32_t>(), 345u);
+  EXPECT_EQ(random::bits({}, 2, k0).item<uint16_t>(), 345u);
   EXPECT_EQ(random::bits({}, 1, k0).item<uint8_t>(), 89u);
   auto k1 = random::key(1);
   EXPECT_EQ(random::bits({}, k1).item<uint32_t>(), 507451445u);
-  EXPECT_EQ(random::bits({}, 2, k1).item<uint32_t>(), 6197u);
+  EXPECT_EQ(random::bits({}, 2, k1).item<uint16_t>(), 6197u);
   EXPECT_EQ(random::bits({}, 1, k1).item<uint8_t>(), 53u);
 
   auto b31 = random::bits({3, 1}, k0);
@@ -261,7 +265,7 @@ TEST(Random, BitsMatchReferenceForEveryWidthAndCount) {
     for (size_t n : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 17, 31, 100, 1001}) {
       auto key = ukey(0x12345678u, static_cast<uint32_t>(n * 977 + width));
       auto b = random::bits({static_cast<int>(n)}, width, key);
-      EXPECT_EQ(b.dtype(), width == 1 ? uint8 : uint32);
+      EXPECT_EQ(b.dtype(), width == 1 ? uint8 : (width == 2 ? uint16 : uint32));
       EXPECT_EQ(u32(b), ref_bits(0x12345678u, static_cast<uint32_t>(n * 977 + width), n, width))
           << "width " << width << " n " << n;
     }

@@ -125,8 +125,9 @@ std::vector<OpCase> op_cases() {
 Dtype expected_dtype(const std::string& op, Dtype in) {
   if (op == "all" || op == "any") return bool_;
   if (op == "sum" || op == "prod") {
-    if (in == bool_) return int32;
-    if (in == uint8) return uint32;
+    // MLX widens bool and the integers narrower than 32 bits.
+    if (in == bool_ || in == int8 || in == int16) return int32;
+    if (in == uint8 || in == uint16) return uint32;
   }
   return in;
 }
@@ -175,6 +176,7 @@ TEST(Reduce, EveryOpDtypeAndAxes) {
   const std::vector<std::vector<int>> axes_sets = {{0},    {1},    {2},    {-1},     {0, 2},
                                                    {2, 0}, {1, 2}, {0, 1}, {0, 1, 2}};
   for (auto dtype : all_dtypes) {
+    if (!test_util::runs_on(dtype, default_device())) continue;
     for (const auto& axes : axes_sets) check_all_ops(unchanged, {3, 5, 7}, dtype, axes);
   }
 }
@@ -353,6 +355,7 @@ std::vector<double> ref_arg(const std::vector<double>& x, const Shape& shape, in
 
 TEST(ArgReduce, EveryDtypeAxisAndLayout) {
   for (auto dtype : all_dtypes) {
+    if (!test_util::runs_on(dtype, default_device())) continue;
     // Few distinct values, so ties are common and the first index must win.
     auto base = random_array({4, 5, 6}, dtype, 8);
     for (auto a :
@@ -388,6 +391,7 @@ TEST(ArgReduce, TiesFlattenedAndNaN) {
 
 TEST(MeanVar, AgainstReference) {
   for (auto dtype : all_dtypes) {
+    if (!test_util::runs_on(dtype, default_device())) continue;
     auto a = random_array({4, 5, 3}, dtype, 9);
     auto x = values(a);
     Dtype ft = is_floating_point(dtype) ? dtype : float32;
@@ -447,6 +451,7 @@ std::vector<double> ref_cumsum(const std::vector<double>& x, const Shape& shape,
 
 TEST(Cumsum, AxesDirectionsDtypesLayouts) {
   for (auto dtype : all_dtypes) {
+    if (!test_util::runs_on(dtype, default_device())) continue;
     auto base = random_array({3, 4, 5}, dtype, 10);
     for (auto a :
          {base, transpose(base, {2, 1, 0}), slice(base, {2, 0, 4}, {-4, 4, -6}, {-1, 1, -2}),

@@ -70,10 +70,11 @@ double identity(Op op, Dtype t) {
   const bool mx = op == Op::Max;
   if (is_floating_point(t)) return mx ? -inf : inf;
   if (t == bool_) return mx ? 0 : 1;
-  if (t == uint8) return mx ? 0 : 255;
-  if (t == uint32) return mx ? 0 : 4294967295.0;
-  if (t == int32) return mx ? -2147483648.0 : 2147483647.0;
-  return mx ? -9223372036854775808.0 : 9223372036854775807.0;
+  // The integer's lowest or highest value.
+  return dispatch_dtype(t, [&]<typename T>() {
+    return static_cast<double>(mx ? std::numeric_limits<T>::lowest()
+                                  : std::numeric_limits<T>::max());
+  });
 }
 
 double combine(Op op, double acc, double x, bool integral) {
@@ -194,6 +195,7 @@ array small_values(const Shape& shape, Dtype dtype, uint64_t seed, float lo = -2
 
 TEST(Scans, EveryDtypeAxisAndDirection) {
   for (Dtype dtype : all_dtypes) {
+    if (!test_util::runs_on(dtype, default_device())) continue;
     expect_scans(small_values({3, 4, 9}, dtype, 1), std::string(dtype_name(dtype)));
   }
 }

@@ -121,6 +121,7 @@ void expect_sorted(const array& a, int axis, const std::string& what) {
 
 TEST(Sort, EveryDtypeAndAxisWithTies) {
   for (Dtype dtype : all_dtypes) {
+    if (!test_util::runs_on(dtype, default_device())) continue;
     array a = tied_values({3, 4, 37}, dtype, 1);
     for (int axis : {0, 1, 2, -1, -3}) expect_sorted(a, axis, std::string(dtype_name(dtype)));
   }

@@ -14,7 +14,7 @@ using namespace test_util;
 
 namespace {
 
-const std::vector<Dtype> kAll(std::begin(all_dtypes), std::end(all_dtypes));
+const std::vector<Dtype> kAll = test_util::default_device_dtypes();
 
 double cond_value(int i) {
   return (i * 5 % 7) < 3 ? 1 : 0;

@@ -13,7 +13,7 @@ using namespace test_util;
 
 namespace {
 
-const std::vector<Dtype> kAll(std::begin(all_dtypes), std::end(all_dtypes));
+const std::vector<Dtype> kAll = test_util::default_device_dtypes();
 const std::vector<Dtype> kNumeric = {uint8, uint32, int32, int64, float16, bfloat16, float32};
 
 // The result dtype rule of an op.

@@ -133,6 +133,7 @@ inline double tolerance(Dtype dt) {
   if (dt == float32) return 4e-6;
   if (dt == float16) return 1e-3;
   if (dt == bfloat16) return 1e-2;
+  if (dt == float64) return 1e-13;  // libm's double functions, a few ulp apart
   return 0.0;
 }
 
@@ -230,6 +231,29 @@ inline std::string describe(Dtype dt, const std::string& layout, int r, int c) {
 inline std::vector<Device> devices() {
   std::vector<Device> out{Device::cpu};
   if (is_available(Device::gpu)) out.push_back(Device::gpu);
+  return out;
+}
+
+// Whether ops in `dt` run on `d`: every dtype on the CPU, every one but
+// float64 on the GPU (CPU only, as in MLX). Where they do not, it checks that
+// building an op there throws std::invalid_argument, so a loop over
+// all_dtypes that skips the pair still tests what the GPU does with it.
+inline bool runs_on(Dtype dt, const Device& d) {
+  if (!(dt == float64 && d.type == Device::gpu)) return true;
+  array x = zeros({2}, dt, Device::cpu);
+  EXPECT_THROW(add(x, x, d), std::invalid_argument) << "float64 on the GPU";
+  EXPECT_THROW(astype(x, float32, d), std::invalid_argument) << "float64 on the GPU";
+  return false;
+}
+
+// The dtypes ops on the default device compute in: all_dtypes, less float64
+// when the default device is the GPU (runs_on and test_mlx_dtypes check that
+// the GPU refuses it).
+inline std::vector<Dtype> default_device_dtypes() {
+  std::vector<Dtype> out;
+  for (Dtype t : all_dtypes) {
+    if (t != float64 || default_device().type == Device::cpu) out.push_back(t);
+  }
   return out;
 }
 

@@ -21,6 +21,8 @@ void Arange::eval_cpu(const std::vector<array>&, array& out) {
         // Through int64 so negative values wrap into unsigned types instead
         // of being undefined behaviour.
         o[i] = static_cast<T>(static_cast<int64_t>(v));
+      } else if constexpr (std::is_same_v<T, double>) {
+        o[i] = v;
       } else {
         o[i] = static_cast<T>(static_cast<float>(v));
       }

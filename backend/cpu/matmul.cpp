@@ -3,6 +3,7 @@
 // A float32 matrix whose rows or columns are unit-strided is mapped in place
 // (a transposed row-major matrix is a column-major one); anything else (other
 // strides, or a 16-bit dtype) is first converted to a float32 row-major buffer.
+// float64 does the same in double.
 #include <Eigen/Core>
 #include <vector>
 
@@ -13,38 +14,40 @@ namespace mlx_lite {
 
 namespace {
 
-// One matrix as Eigen sees it: float data, its storage order and leading dim.
+// One matrix as Eigen sees it: S data (float, or double for float64), its
+// storage order and leading dim.
+template <typename S>
 struct MatView {
-  const float* data;
+  const S* data;
   bool row_major;
   int64_t ld;
 };
 
 // Views the rows x cols matrix at `p` with strides (rs, cs), copying into
 // `buf` only when it cannot be mapped directly.
-template <typename T>
-MatView view(const T* p, int64_t rows, int64_t cols, int64_t rs, int64_t cs,
-             std::vector<float>& buf) {
+template <typename S, typename T>
+MatView<S> view(const T* p, int64_t rows, int64_t cols, int64_t rs, int64_t cs,
+                std::vector<S>& buf) {
   // The stride of a dim of size 1 is never used: pick the one that lets the
   // other dim map in place (a strided row is a column-major 1 x n matrix).
   if (rows == 1) rs = cs == 1 ? std::max<int64_t>(cols, 1) : 1;
   if (cols == 1) cs = rs == 1 ? std::max<int64_t>(rows, 1) : 1;
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (std::is_same_v<T, S>) {
     if (cs == 1 && rs >= cols) return {p, true, rs};
     if (rs == 1 && cs >= rows) return {p, false, cs};
   }
   buf.resize(rows * cols);
   for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) buf[i * cols + j] = static_cast<float>(p[i * rs + j * cs]);
+    for (int64_t j = 0; j < cols; ++j) buf[i * cols + j] = static_cast<S>(p[i * rs + j * cs]);
   }
   return {buf.data(), true, std::max<int64_t>(cols, 1)};
 }
 
-template <int OrderA, int OrderB>
-void gemm(const MatView& a, const MatView& b, float* c, int64_t M, int64_t N, int64_t K) {
-  using MatA = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, OrderA>;
-  using MatB = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, OrderB>;
-  using MatC = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <int OrderA, int OrderB, typename S>
+void gemm(const MatView<S>& a, const MatView<S>& b, S* c, int64_t M, int64_t N, int64_t K) {
+  using MatA = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, OrderA>;
+  using MatB = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, OrderB>;
+  using MatC = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Eigen::Map<const MatA, Eigen::Unaligned, Eigen::OuterStride<>> A(a.data, M, K,
                                                                    Eigen::OuterStride<>(a.ld));
   Eigen::Map<const MatB, Eigen::Unaligned, Eigen::OuterStride<>> B(b.data, K, N,
@@ -54,17 +57,18 @@ void gemm(const MatView& a, const MatView& b, float* c, int64_t M, int64_t N, in
 }
 
 // c (M x N, row-major) = a (M x K) * b (K x N).
-void gemm(const MatView& a, const MatView& b, float* c, int64_t M, int64_t N, int64_t K) {
+template <typename S>
+void gemm(const MatView<S>& a, const MatView<S>& b, S* c, int64_t M, int64_t N, int64_t K) {
   if (K == 0) {
-    std::fill_n(c, M * N, 0.0f);
+    std::fill_n(c, M * N, S(0));
   } else if (a.row_major && b.row_major) {
-    gemm<Eigen::RowMajor, Eigen::RowMajor>(a, b, c, M, N, K);
+    gemm<Eigen::RowMajor, Eigen::RowMajor, S>(a, b, c, M, N, K);
   } else if (a.row_major) {
-    gemm<Eigen::RowMajor, Eigen::ColMajor>(a, b, c, M, N, K);
+    gemm<Eigen::RowMajor, Eigen::ColMajor, S>(a, b, c, M, N, K);
   } else if (b.row_major) {
-    gemm<Eigen::ColMajor, Eigen::RowMajor>(a, b, c, M, N, K);
+    gemm<Eigen::ColMajor, Eigen::RowMajor, S>(a, b, c, M, N, K);
   } else {
-    gemm<Eigen::ColMajor, Eigen::ColMajor>(a, b, c, M, N, K);
+    gemm<Eigen::ColMajor, Eigen::ColMajor, S>(a, b, c, M, N, K);
   }
 }
 
@@ -91,12 +95,13 @@ void matmul(const array& a, const array& b, array& out) {
   const int64_t ars = a.strides()[nd - 2], acs = a.strides()[nd - 1];
   const int64_t brs = b.strides()[nd - 2], bcs = b.strides()[nd - 1];
 
-  std::vector<float> buf_a, buf_b, buf_c;
+  using S = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  std::vector<S> buf_a, buf_b, buf_c;
   // Computes one (rows x N) block of the output at po + out_off.
   auto block = [&](const T* ap, const T* bp, int64_t rows, int64_t out_off) {
     auto va = view(ap, rows, K, ars, acs, buf_a);
     auto vb = view(bp, K, N, brs, bcs, buf_b);
-    if constexpr (std::is_same_v<T, float>) {
+    if constexpr (std::is_same_v<T, S>) {
       gemm(va, vb, po + out_off, rows, N, K);
     } else {
       buf_c.resize(rows * N);

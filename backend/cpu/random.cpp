@@ -26,7 +26,7 @@ void for_each_word(uint32_t k0, uint32_t k1, uint64_t num_words, F&& emit) {
 }
 
 // Writes `n` elements of `width` bytes, cut from the little-endian words of
-// one key's stream, to dst (T is uint8_t for width 1, uint32_t otherwise).
+// one key's stream, to dst (T is uint8_t, uint16_t or uint32_t: the width).
 template <typename T>
 void fill_block(uint32_t k0, uint32_t k1, int width, uint64_t n, T* dst) {
   const uint64_t per_word = 4 / width;
@@ -55,6 +55,8 @@ void RandomBits::eval_cpu(const std::vector<array>& inputs, array& out) {
     uint32_t k1 = kptr[common::elem_to_loc(2 * i + 1, keys.shape(), keys.strides())];
     if (out.dtype() == uint8) {
       fill_block(k0, k1, width_, per_key, static_cast<uint8_t*>(out.raw_data()) + i * per_key);
+    } else if (out.dtype() == uint16) {
+      fill_block(k0, k1, width_, per_key, static_cast<uint16_t*>(out.raw_data()) + i * per_key);
     } else {
       fill_block(k0, k1, width_, per_key, static_cast<uint32_t*>(out.raw_data()) + i * per_key);
     }

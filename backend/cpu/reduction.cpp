@@ -22,14 +22,17 @@ namespace {
 template <typename T>
 constexpr bool is_float_v = std::is_floating_point_v<compute_type_t<T>>;
 
-// The result type of a reduction of In (MLX: small integers and bool sum to 32 bits).
+// The result type of a reduction of In (MLX: bool and integers narrower than
+// 32 bits sum and multiply in 32 bits of their signedness; Reduce::output_dtype).
 template <Reduce::ReduceType R, typename In>
 using out_t = std::conditional_t<
     R == Reduce::And || R == Reduce::Or, bool,
     std::conditional_t<
         (R == Reduce::Sum || R == Reduce::Prod),
-        std::conditional_t<std::is_same_v<In, bool>, int32_t,
-                           std::conditional_t<std::is_same_v<In, uint8_t>, uint32_t, In>>,
+        std::conditional_t<
+            std::is_same_v<In, bool>, int32_t,
+            std::conditional_t<std::is_integral_v<In> && (sizeof(In) < 4),
+                               std::conditional_t<std::is_unsigned_v<In>, uint32_t, int32_t>, In>>,
         In>>;
 
 // The accumulator: double for float sums and products (so 1e5 float32 terms
@@ -112,19 +115,21 @@ acc_t<R, In> reduce_run(const In* p, int64_t n) {
   using A = acc_t<R, In>;
   A acc = init_value<R, A>();
   if constexpr (is_float_v<In> && R != Reduce::And && R != Reduce::Or) {
+    // Blocks in float, or in double for float64.
+    using S = std::conditional_t<std::is_same_v<In, double>, double, float>;
     constexpr int64_t kBlock = 256;
-    float buf[kBlock];
+    S buf[kBlock];
     for (int64_t i = 0; i < n; i += kBlock) {
       int64_t m = std::min(kBlock, n - i);
-      const float* src;
-      if constexpr (std::is_same_v<In, float>) {
+      const S* src;
+      if constexpr (std::is_same_v<In, S>) {
         src = p + i;
       } else {
-        for (int64_t j = 0; j < m; ++j) buf[j] = static_cast<float>(p[i + j]);
+        for (int64_t j = 0; j < m; ++j) buf[j] = static_cast<S>(p[i + j]);
         src = buf;
       }
-      Eigen::Map<const Eigen::ArrayXf> v(src, m);
-      float part;
+      Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>> v(src, m);
+      S part;
       if constexpr (R == Reduce::Sum)
         part = v.sum();
       else if constexpr (R == Reduce::Prod)
@@ -292,17 +297,22 @@ void ArgReduce::eval_cpu(const std::vector<array>& inputs, array& out) {
 
 namespace {
 
-// Calls f(row, index) with each last-axis row of `in` copied to a float buffer.
+// The type softmax and logsumexp compute in: double for float64, else float.
+template <typename T>
+using row_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// Calls f(row, index) with each last-axis row of `in` copied to a row_t buffer.
 template <typename T, typename F>
 void for_each_row(const array& in, F&& f) {
+  using S = row_t<T>;
   const int axis = in.ndim() - 1;
   const int64_t n = in.shape(axis);
   const int64_t st = in.strides()[axis];
   auto* src = static_cast<const T*>(in.raw_data());
-  std::vector<float> buf(n);
+  std::vector<S> buf(n);
   for_each_line(in, axis, [&](int64_t off, int64_t line) {
-    for (int64_t i = 0; i < n; ++i) buf[i] = static_cast<float>(src[off + i * st]);
-    f(Eigen::Map<Eigen::ArrayXf>(buf.data(), n), line);
+    for (int64_t i = 0; i < n; ++i) buf[i] = static_cast<S>(src[off + i * st]);
+    f(Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>>(buf.data(), n), line);
   });
 }
 
@@ -311,15 +321,17 @@ void for_each_row(const array& in, F&& f) {
 void Softmax::eval_cpu(const std::vector<array>& inputs, array& out) {
   const auto& in = inputs[0];
   common::allocate(out);
-  // The CPU computes every dtype in float32, so `precise` changes nothing here.
+  // The CPU computes every dtype in float32 (float64 in double), so `precise`
+  // changes nothing here.
   dispatch_dtype(in.dtype(), [&]<typename T>() {
     if constexpr (is_float_v<T>) {
       auto* dst = static_cast<T*>(out.raw_data());
       const int64_t n = in.shape(-1);
-      for_each_row<T>(in, [&](Eigen::Map<Eigen::ArrayXf> v, int64_t line) {
-        float m = v.maxCoeff<Eigen::PropagateNaN>();
+      using S = row_t<T>;
+      for_each_row<T>(in, [&](Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>> v, int64_t line) {
+        S m = v.template maxCoeff<Eigen::PropagateNaN>();
         v = (v - m).exp();
-        v *= 1.0f / v.sum();
+        v *= S(1) / v.sum();
         for (int64_t i = 0; i < n; ++i) dst[line * n + i] = static_cast<T>(v[i]);
       });
     } else {
@@ -334,10 +346,11 @@ void LogSumExp::eval_cpu(const std::vector<array>& inputs, array& out) {
   dispatch_dtype(in.dtype(), [&]<typename T>() {
     if constexpr (is_float_v<T>) {
       auto* dst = static_cast<T*>(out.raw_data());
-      for_each_row<T>(in, [&](Eigen::Map<Eigen::ArrayXf> v, int64_t line) {
-        float m = v.maxCoeff<Eigen::PropagateNaN>();
+      using S = row_t<T>;
+      for_each_row<T>(in, [&](Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>> v, int64_t line) {
+        S m = v.template maxCoeff<Eigen::PropagateNaN>();
         // An infinite max is the answer (and shifting by it would give NaN).
-        float r = std::isinf(m) ? m : m + std::log((v - m).exp().sum());
+        S r = std::isinf(m) ? m : m + std::log((v - m).exp().sum());
         dst[line] = static_cast<T>(r);
       });
     } else {

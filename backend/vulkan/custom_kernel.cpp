@@ -75,9 +75,21 @@ std::optional<uint32_t> fill_word(float value, Dtype dtype) {
     case Dtype::Val::int32:
       if (!in(-2147483648.0, 2147483520.0)) return std::nullopt;
       return static_cast<uint32_t>(static_cast<int32_t>(value));
+    case Dtype::Val::int8:
+      if (!in(-128, 127)) return std::nullopt;
+      return static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(value))) * 0x01010101u;
+    case Dtype::Val::uint16:
+      if (!in(0, 65535)) return std::nullopt;
+      return repeat16(static_cast<uint16_t>(value));
+    case Dtype::Val::int16:
+      if (!in(-32768, 32767)) return std::nullopt;
+      return repeat16(static_cast<uint16_t>(static_cast<int16_t>(value)));
     case Dtype::Val::int64:
-      if (value != 0 && value != -1) return std::nullopt;
+    case Dtype::Val::uint64:
+      if (value != 0 && (value != -1 || dtype == uint64)) return std::nullopt;
       return value == 0 ? 0u : 0xffffffffu;
+    case Dtype::Val::float64:
+      break;  // never on the GPU
     case Dtype::Val::float16:
       return repeat16(float16_t(value).bits);
     case Dtype::Val::bfloat16:

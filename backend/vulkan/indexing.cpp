@@ -31,7 +31,10 @@ int32_t index_kind(Dtype t) {
   if (t == uint8) return params::kIndexUint8;
   if (t == uint32) return params::kIndexUint32;
   if (t == int32) return params::kIndexInt32;
-  return params::kIndexInt64;  // the only other integer dtype
+  if (t == int8) return params::kIndexInt8;
+  if (t == uint16) return params::kIndexUint16;
+  if (t == int16) return params::kIndexInt16;
+  return params::kIndexInt64;  // int64, and uint64 read as its bits
 }
 
 // The parameters (and shape block) of `threads` threads over the index
@@ -148,10 +151,12 @@ void Scatter::eval_gpu(const std::vector<array>& inputs, array& out) {
   const std::span<const array> indices(inputs.data() + 1, inputs.size() - 2);
   const auto& device = vulkan::Device::get();
   if (indices.size() > kMaxIndexArrays ||
-      (reduce_ != None && out.dtype() == int64 && !device.int64_atomics())) {
-    // More index arrays than the shader binds, or an int64 reduction on a
-    // device without 64-bit atomics (no compare-and-swap fallback either, as
-    // that is a 64-bit atomic too): the CPU kernel, after the pending GPU work.
+      (reduce_ != None && (out.dtype() == int64 || out.dtype() == uint64) &&
+       !device.int64_atomics())) {
+    // More index arrays than the shader binds, or a 64-bit integer reduction
+    // on a device without 64-bit atomics (no compare-and-swap fallback either,
+    // as that is a 64-bit atomic too): the CPU kernel, after the pending GPU
+    // work.
     UnaryPrimitive::eval_gpu(inputs, out);
     return;
   }

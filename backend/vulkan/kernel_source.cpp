@@ -264,8 +264,16 @@ std::string_view storage_type(Dtype dtype) {
     case Dtype::Val::bool_:
     case Dtype::Val::uint8:
       return "uint8_t";
+    case Dtype::Val::uint16:
+      return "uint16_t";
     case Dtype::Val::uint32:
       return "uint";
+    case Dtype::Val::uint64:
+      return "uint64_t";
+    case Dtype::Val::int8:
+      return "int8_t";
+    case Dtype::Val::int16:
+      return "int16_t";
     case Dtype::Val::int32:
       return "int";
     case Dtype::Val::int64:
@@ -276,6 +284,8 @@ std::string_view storage_type(Dtype dtype) {
       return "bfloat16_t";
     case Dtype::Val::float32:
       return "float";
+    case Dtype::Val::float64:
+      break;  // never on the GPU: its arrays are refused when the op is built
   }
   return "";
 }
@@ -301,8 +311,20 @@ std::string vector_type(Dtype dtype, int n) {
     case Dtype::Val::uint8:
       prefix = "u8";
       break;
+    case Dtype::Val::uint16:
+      prefix = "u16";
+      break;
     case Dtype::Val::uint32:
       prefix = "u";
+      break;
+    case Dtype::Val::uint64:
+      prefix = "u64";
+      break;
+    case Dtype::Val::int8:
+      prefix = "i8";
+      break;
+    case Dtype::Val::int16:
+      prefix = "i16";
       break;
     case Dtype::Val::int32:
       prefix = "i";

@@ -11,7 +11,7 @@ namespace mlx_lite {
 namespace params = vulkan::params;
 
 void RandomBits::eval_gpu(const std::vector<array>& inputs, array& out) {
-  // random_<out>: uint8 for width 1, else uint32.
+  // random_<out>: uint8, uint16 or uint32 for widths 1, 2 and 4.
   static const vulkan::KernelsByDtype<vulkan::Kernel<params::RandomParams, params::RandomSpec>>
       kernels("random_{}");
   const array& keys = inputs[0];

@@ -114,8 +114,9 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
     return;
   }
   // Partials in the accumulator type of reduce.comp: integer sums keep
-  // wrapping modulo 2^64 and NaN stays NaN across the two passes.
-  const Dtype acc = is_floating_point(in.dtype()) ? float32 : int64;
+  // wrapping modulo 2^64 (uint64's min and max keep their order) and NaN
+  // stays NaN across the two passes.
+  const Dtype acc = is_floating_point(in.dtype()) ? float32 : in.dtype() == uint64 ? uint64 : int64;
   const int64_t partials = rows * groups;
   array temp(allocator::malloc(partials * size_of(acc)), {static_cast<ShapeElem>(partials)}, acc);
   encoder.dispatch(kernel(in.dtype(), acc), spec(op, dense), first, shapes,

@@ -23,13 +23,13 @@ namespace {
 
 using SortKernel = vulkan::Kernel<params::SortParams, params::SortSpec>;
 
-// A buffer of n keys and n positions (the keys of int64 are 64-bit).
+// A buffer of n keys and n positions (the keys of int64 and uint64 are 64-bit).
 struct Pairs {
   array keys, pos;
 };
 
 Pairs make_pairs(int64_t n, Dtype in) {
-  Pairs p{array({static_cast<ShapeElem>(n)}, in == int64 ? int64 : uint32, nullptr, {}),
+  Pairs p{array({static_cast<ShapeElem>(n)}, size_of(in) == 8 ? int64 : uint32, nullptr, {}),
           array({static_cast<ShapeElem>(n)}, uint32, nullptr, {})};
   common::allocate(p.keys);
   common::allocate(p.pos);
@@ -39,7 +39,7 @@ Pairs make_pairs(int64_t n, Dtype in) {
 // The block pass's shared memory: a key and a position per element. Every
 // device this runs on has 32 KiB (lavapipe) or more; Vulkan's minimum is 16.
 void check_shared_memory(Dtype in) {
-  const uint64_t need = uint64_t{params::kSortBlock} * ((in == int64 ? 8 : 4) + 4);
+  const uint64_t need = uint64_t{params::kSortBlock} * ((size_of(in) == 8 ? 8 : 4) + 4);
   const uint64_t have = vulkan::Device::get().limits().max_shared_memory;
   if (need > have) {
     throw std::runtime_error(fmt::format(

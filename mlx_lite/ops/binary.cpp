@@ -46,7 +46,8 @@ array bitwise(const char* name, const array& a, const array& b, BinaryOp op, Str
 
 // left_shift and right_shift: bool operands shift as uint8, as in MLX.
 array shift(const char* name, const array& a, const array& b, BinaryOp op, StreamOrDevice s) {
-  Dtype t = promote_types(promote_types(a.dtype(), b.dtype()), uint8);
+  Dtype t = promote_types(a.dtype(), b.dtype());
+  if (t == bool_) t = uint8;
   if (is_floating_point(t)) {
     throw std::runtime_error(fmt::format("[{}] Needs integer or bool arrays, got {} and {}.", name,
                                          a.dtype(), b.dtype()));

@@ -31,7 +31,7 @@ void check_index_dtype(const array& idx, const char* op) {
   if (!is_integral(idx.dtype())) {
     throw std::invalid_argument(
         fmt::format("[{}] Got indices of dtype {}; indices must have an integer dtype (uint8, "
-                    "uint32, int32 or int64).",
+                    "uint16, uint32, uint64, int8, int16, int32 or int64).",
                     op, idx.dtype()));
   }
 }

@@ -95,7 +95,7 @@ array unsigned_order(const array& x, StreamOrDevice s) {
   return bitwise_xor(x, i64(std::numeric_limits<int64_t>::min()), s);
 }
 
-// a <= b for int64 bit patterns read as uint64 (mlx_lite has no uint64).
+// a <= b for int64 bit patterns read as uint64.
 array unsigned_less_equal(const array& a, const array& b, StreamOrDevice s) {
   return less_equal(unsigned_order(a, s), unsigned_order(b, s), s);
 }
@@ -183,7 +183,7 @@ array bits(const Shape& shape, int width, const std::optional<array>& key_, Stre
     }
   }
   array k = key_ ? *key_ : KeySequence::global().next();
-  Dtype dtype = width == 1 ? uint8 : uint32;
+  Dtype dtype = width == 1 ? uint8 : width == 2 ? uint16 : uint32;
   return array(shape, dtype, std::make_shared<RandomBits>(to_stream(s), shape, width), {k});
 }
 
@@ -268,9 +268,9 @@ array normal(const Shape& shape, const std::optional<array>& key, StreamOrDevice
 }
 
 // MLX's exact-at-any-magnitude randint: the width high - low as an unsigned
-// 64-bit number, random bits reduced modulo it and added to low. mlx_lite has
-// no uint64, so the unsigned arithmetic is done on int64 bit patterns; the
-// numbers are MLX's for every dtype and interval.
+// 64-bit number, random bits reduced modulo it and added to low. The unsigned
+// arithmetic is done on int64 bit patterns (so one graph serves every dtype);
+// the numbers are MLX's for every dtype and interval.
 array randint(const array& low, const array& high, const Shape& shape, Dtype dtype,
               const std::optional<array>& key, StreamOrDevice s) {
   if (issubdtype(dtype, inexact)) {
@@ -287,7 +287,7 @@ array randint(const array& low, const array& high, const Shape& shape, Dtype dty
       issubdtype(dtype, unsignedinteger) ? unsigned_less_equal(hi, lo, s) : less_equal(hi, lo, s);
   auto safe_range = where(empty, i64(1), range, s);
   array raw = i64(0);
-  if (dtype == int64) {
+  if (dtype.size == 8) {  // int64 and uint64
     // 64 bits from two draws; a given key is split so they differ (as MLX).
     std::optional<array> k1, k2;
     if (key) std::tie(k1, k2) = split(*key, s);
@@ -297,7 +297,7 @@ array randint(const array& low, const array& high, const Shape& shape, Dtype dty
   } else {
     raw = astype(bits(shape, 4, key, s), int64, s);
   }
-  auto offset = unsigned_remainder(raw, safe_range, dtype != int64, s);
+  auto offset = unsigned_remainder(raw, safe_range, dtype.size != 8, s);
   // lo + offset lies in [low, high), so the int64 sum never overflows.
   return astype(add(lo, offset, s), dtype, s);
 }

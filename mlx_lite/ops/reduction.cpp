@@ -39,9 +39,11 @@ Shape Reduce::output_shape(const Shape& input) const {
 }
 Dtype Reduce::output_dtype(Dtype input) const {
   if (type_ == And || type_ == Or) return bool_;
+  // MLX's sum and prod: bool and the integers narrower than 64 bits
+  // accumulate in 32 bits of their signedness.
   if (type_ == Sum || type_ == Prod) {
     if (input == bool_) return int32;
-    if (input == uint8) return uint32;
+    if (is_integral(input) && input.size < 8) return is_unsigned(input) ? uint32 : int32;
   }
   return input;
 }

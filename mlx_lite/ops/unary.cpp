@@ -190,24 +190,13 @@ array isfinite(const array& a, StreamOrDevice s) {
   return less(abs(a, s), array(std::numeric_limits<float>::infinity(), a.dtype()), s);
 }
 
-namespace {
-
-// The largest finite value of a floating dtype.
-float largest_finite(Dtype t) {
-  if (t == float16) return 65504.0f;
-  if (t == bfloat16) return 3.38953139e38f;  // 0x7f7f: float32's exponent, 7 mantissa bits
-  return std::numeric_limits<float>::max();
-}
-
-}  // namespace
-
 array nan_to_num(const array& a, float nan, std::optional<float> posinf,
                  std::optional<float> neginf, StreamOrDevice s) {
   const Dtype t = a.dtype();
   if (!is_floating_point(t)) return a;
   array out = where(isnan(a, s), array(nan, t), a, s);
-  out = where(isposinf(a, s), array(posinf.value_or(largest_finite(t)), t), out, s);
-  return where(isneginf(a, s), array(neginf.value_or(-largest_finite(t)), t), out, s);
+  out = where(isposinf(a, s), array(posinf ? double{*posinf} : finfo(t).max, t), out, s);
+  return where(isneginf(a, s), array(neginf ? double{*neginf} : finfo(t).min, t), out, s);
 }
 
 array logical_not(const array& a, StreamOrDevice s) {
@@ -220,8 +209,8 @@ array operator!(const array& a) {
 array astype(array a, Dtype dtype, StreamOrDevice s) {
   if (!is_valid_dtype(dtype)) {
     throw std::invalid_argument(fmt::format(
-        "[astype] Unknown dtype (value {}, size {}); expected one of bool, uint8, uint32, int32, "
-        "int64, float16, bfloat16, float32.",
+        "[astype] Unknown dtype (value {}, size {}); expected one of bool, uint8, uint16, uint32, "
+        "uint64, int8, int16, int32, int64, float16, float32, float64, bfloat16.",
         static_cast<int>(dtype.val), static_cast<int>(dtype.size)));
   }
   if (a.dtype() == dtype) return a;

@@ -27,6 +27,8 @@ layout(set = 0, binding = 3) writeonly buffer Out { uint out0[]; };
 
 #if IN_KIND == 3
 #define VAL float
+#elif IN_U64
+#define VAL uint64_t
 #else
 #define VAL int64_t
 #endif

@@ -168,9 +168,9 @@ C remainder_(C x, C y) {
 }
 
 // The dtype's width: counts outside [0, width) give numpy's results, as on
-// the CPU (GLSL leaves them undefined). uint8 computes in uint, whose low 8
-// bits are the answer.
-const int kBits = IN_TYPEID == 1 ? 8 : (IN_TYPEID == 4 ? 64 : 32);
+// the CPU (GLSL leaves them undefined). 8- and 16-bit integers compute in 32
+// bits, whose low bits are the answer.
+const int kBits = IN_BITS;
 
 bool shift_out_of_range(C y) {
 #if IN_KIND == 2

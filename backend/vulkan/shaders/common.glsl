@@ -3,12 +3,16 @@
 // rounding. Each variant is compiled with its types as macros
 // (backend/vulkan/shaders.cmake):
 //   IN_STORAGE / OUT_STORAGE  the dtype's element type: uint8_t (bool, uint8),
-//                             uint, int, int64_t, float16_t, uint16_t
-//                             (bfloat16's bits), float
+//                             uint16_t (uint16, and bfloat16's bits), uint,
+//                             uint64_t, int8_t, int16_t, int, int64_t,
+//                             float16_t, float
 //   IN_COMPUTE / OUT_COMPUTE  the type arithmetic happens in (float for the
-//                             three float dtypes, uint for bool and uint8)
+//                             three float dtypes, uint for bool, uint8 and
+//                             uint16, int for int8 and int16: narrow integers
+//                             are stored modulo their width, as C++ casts)
 //   IN_KIND / OUT_KIND        0 bool, 1 unsigned, 2 signed, 3 float
 //   IN_BF16 / OUT_BF16        1 for bfloat16
+//   IN_BITS / OUT_BITS        the dtype's width: 8, 16, 32 or 64
 // A shader's parameters, specialization constants and bindings are declared
 // in its family's header, params/<family>.h, which the host includes too.
 #extension GL_EXT_shader_explicit_arithmetic_types : require
@@ -34,6 +38,9 @@
 #define MLX_ELEM_float16_t uint16_t
 #define MLX_ELEM_uint16_t uint16_t
 #define MLX_ELEM_float float
+#define MLX_ELEM_int8_t int8_t
+#define MLX_ELEM_int16_t int16_t
+#define MLX_ELEM_uint64_t uint64_t
 #define MLX_TYPEID_uint8_t 1
 #define MLX_TYPEID_uint 2
 #define MLX_TYPEID_int 3
@@ -41,13 +48,21 @@
 #define MLX_TYPEID_float16_t 5
 #define MLX_TYPEID_uint16_t 6
 #define MLX_TYPEID_float 7
+#define MLX_TYPEID_int8_t 8
+#define MLX_TYPEID_int16_t 9
+#define MLX_TYPEID_uint64_t 10
 #define IN_ELEM MLX_CAT(MLX_ELEM_, IN_STORAGE)
 #define OUT_ELEM MLX_CAT(MLX_ELEM_, OUT_STORAGE)
 const int IN_TYPEID = MLX_CAT(MLX_TYPEID_, IN_STORAGE);
 const int OUT_TYPEID = MLX_CAT(MLX_TYPEID_, OUT_STORAGE);
 const bool IN_HALF = IN_TYPEID == 5;
 const bool OUT_HALF = OUT_TYPEID == 5;
-// Input and output are one dtype (bool and uint8 share a storage type, not a kind).
+// uint64, whose values past 2^63 int64_t cannot hold: accumulators and
+// comparisons use uint64_t for it.
+#define IN_U64 (IN_KIND == 1 && IN_BITS == 64)
+#define OUT_U64 (OUT_KIND == 1 && OUT_BITS == 64)
+// Input and output are one dtype (bool and uint8 share a storage type, not a
+// kind; so do uint16 and bfloat16).
 const bool SAME_DTYPE = IN_TYPEID == OUT_TYPEID && IN_KIND == OUT_KIND;
 
 // ---------------------------------------------------------------------------
@@ -154,6 +169,10 @@ OUT_ELEM store_out(OUT_COMPUTE c) {
 OUT_COMPUTE convert(IN_COMPUTE x) {
 #if OUT_KIND == 0
   return x != IN_COMPUTE(0) ? 1u : 0u;
+#elif IN_KIND == 3 && OUT_U64
+  // uint64 from float: the CPU's conversion is exact up to 2^64 (negative
+  // values wrap through int64 as they do on x86-64).
+  return x >= 9223372036854775808.0 ? uint64_t(x) : uint64_t(int64_t(x));
 #elif IN_KIND == 3 && OUT_KIND != 3
   return OUT_COMPUTE(int64_t(x));
 #else

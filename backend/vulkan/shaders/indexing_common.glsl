@@ -49,12 +49,17 @@ uint index_word(int k, uint w) {
 
 // Element e of index array k, of dtype `kind`, as int64.
 int64_t load_index(int k, int64_t e, int64_t kind) {
-  if (kind == kIndexUint8) {  // a byte of the word holding it
-    return int64_t((index_word(k, uint(e >> 2)) >> (8u * uint(e & 3))) & 0xffu);
+  if (kind == kIndexUint8 || kind == kIndexInt8) {  // a byte of the word holding it
+    const uint b = (index_word(k, uint(e >> 2)) >> (8u * uint(e & 3))) & 0xffu;
+    return kind == kIndexInt8 ? int64_t(int(b << 24) >> 24) : int64_t(b);
+  }
+  if (kind == kIndexUint16 || kind == kIndexInt16) {  // half of the word holding it
+    const uint h = (index_word(k, uint(e >> 1)) >> (16u * uint(e & 1))) & 0xffffu;
+    return kind == kIndexInt16 ? int64_t(int(h << 16) >> 16) : int64_t(h);
   }
   if (kind == kIndexUint32) return int64_t(index_word(k, uint(e)));
   if (kind == kIndexInt32) return int64_t(int(index_word(k, uint(e))));
-  const uint w = uint(e) * 2u;  // int64, little-endian
+  const uint w = uint(e) * 2u;  // int64 (and uint64's bits), little-endian
   return int64_t(uint64_t(index_word(k, w)) | (uint64_t(index_word(k, w + 1u)) << 32));
 }
 

@@ -15,9 +15,12 @@ layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 // Floats accumulate in float; integers and bool in 64 bits, which wraps to
-// the output's width exactly as the CPU's 64-bit accumulators do.
+// the output's width exactly as the CPU's 64-bit accumulators do (uint64 in
+// uint64_t, so that min and max order it).
 #if IN_KIND == 3
 #define ACC float
+#elif IN_U64
+#define ACC uint64_t
 #else
 #define ACC int64_t
 #endif
@@ -34,6 +37,9 @@ ACC identity() {
 #if IN_KIND == 3
     case Reduce_Min: return uintBitsToFloat(0x7f800000u);  // +inf
     default: return uintBitsToFloat(0xff800000u);  // Max: -inf
+#elif IN_U64
+    case Reduce_Min: return ACC(0xfffffffffffffffful);
+    default: return ACC(0);  // Max
 #else
     case Reduce_Min: return int64_t(0x7fffffffffffffffl);
     default: return -int64_t(0x7fffffffffffffffl) - int64_t(1);  // Max

@@ -29,6 +29,8 @@ layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 // bool in 64 bits, which wrap to the output's width as the CPU's do.
 #if IN_KIND == 3
 #define ACC float
+#elif IN_U64
+#define ACC uint64_t  // so that cummax and cummin order values past 2^63
 #else
 #define ACC int64_t
 #endif
@@ -53,10 +55,10 @@ ACC identity() {
   return is_max ? uintBitsToFloat(0xff800000u) : uintBitsToFloat(0x7f800000u);
 #else
   if (IN_KIND == 0) return is_max ? ACC(0) : ACC(1);
-  if (IN_TYPEID == 1) return is_max ? ACC(0) : ACC(255);                    // uint8
-  if (IN_TYPEID == 2) return is_max ? ACC(0) : ACC(0xffffffffu);            // uint32
-  if (IN_TYPEID == 3) return is_max ? ACC(-2147483648l) : ACC(2147483647);  // int32
-  return is_max ? ACC(0x8000000000000000ul) : ACC(0x7ffffffffffffffful);    // int64
+  // The dtype's range: [0, 2^bits - 1] or [-2^(bits-1), 2^(bits-1) - 1].
+  if (IN_KIND == 1) return is_max ? ACC(0) : ACC(0xfffffffffffffffful >> (64 - IN_BITS));
+  const ACC top = ACC(0x7ffffffffffffffful >> (64 - IN_BITS));
+  return is_max ? -top - ACC(1) : top;
 #endif
 }
 

@@ -10,10 +10,11 @@
 //   0  a compare-and-swap loop on the aligned 32-bit word that holds the
 //      element (8-, 16- and 32-bit dtypes without a native atomic for it)
 //   1  atomicAdd/Max/Min on 32-bit integers (int32, uint32)
-//   2  atomicAdd/Max/Min on 64-bit integers (int64; needs shaderBufferInt64Atomics)
-//   3  float atomicAdd (float32 sums; needs shaderBufferFloat32AtomicAdd)
-//   4  a compare-and-swap loop on the 64-bit element (int64 products; needs
+//   2  atomicAdd/Max/Min on 64-bit integers (int64, uint64; needs
 //      shaderBufferInt64Atomics)
+//   3  float atomicAdd (float32 sums; needs shaderBufferFloat32AtomicAdd)
+//   4  a compare-and-swap loop on the 64-bit element (int64 and uint64
+//      products; needs shaderBufferInt64Atomics)
 // Parameters and indices: params/indexing.h, indexing_common.glsl.
 #if ATOMIC == 2 || ATOMIC == 4
 #extension GL_EXT_shader_atomic_int64 : require
@@ -47,7 +48,7 @@ OUT_COMPUTE combine(OUT_COMPUTE cur, OUT_COMPUTE u) {
 #endif
 
 #if REDUCE != 0 && ATOMIC == 0
-const uint kBytes = IN_TYPEID == 1 ? 1u : ((IN_TYPEID == 5 || IN_TYPEID == 6) ? 2u : 4u);
+const uint kBytes = uint(IN_BITS) / 8u;
 const uint kMask = kBytes == 4u ? 0xffffffffu : (1u << (8u * kBytes)) - 1u;
 
 // The bits of the element `cur` (bits) combined with u, rounded or wrapped
@@ -59,7 +60,8 @@ uint combine_bits(uint cur, IN_ELEM u) {
   if (IN_TYPEID == 2 || IN_TYPEID == 3) {
     return uint(combine(OUT_COMPUTE(IN_ELEM(cur)), OUT_COMPUTE(u)));
   }
-  return uint(store_out(OUT_COMPUTE(combine(load_in(IN_ELEM(cur)), load_in(u)))));
+  // Signed elements sign-extend into uint: keep only their own bits.
+  return uint(store_out(OUT_COMPUTE(combine(load_in(IN_ELEM(cur)), load_in(u))))) & kMask;
 }
 
 // out[loc] (op)= u, replacing the whole word so neighbours are kept; retried

@@ -44,7 +44,9 @@ shared uint spos[kSortBlock];
 
 // The key of a value: unsigned order is the values' order.
 KEY key_of(IN_ELEM v) {
-#ifdef KEY64
+#if defined(KEY64) && IN_U64
+  return uint64_t(v);
+#elif defined(KEY64)
   return uint64_t(v) ^ 0x8000000000000000ul;
 #elif IN_KIND == 3
   const float f = float(load_in(v));
@@ -52,9 +54,9 @@ KEY key_of(IN_ELEM v) {
   const uint b = f == 0.0 ? 0u : floatBitsToUint(f);
   return (b & 0x80000000u) != 0u ? ~b : b | 0x80000000u;
 #elif IN_KIND == 2
-  return uint(v) ^ 0x80000000u;
+  return uint(load_in(v)) ^ 0x80000000u;  // int8 and int16 sign-extended first
 #else
-  return uint(v);
+  return uint(load_in(v));
 #endif
 }
 

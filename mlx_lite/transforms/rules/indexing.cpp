@@ -23,7 +23,7 @@ namespace {
 
 // Index arithmetic is done in 64 bits only where 32 could overflow.
 Dtype index_math_type(Dtype t) {
-  return t == int64 || t == uint32 ? int64 : int32;
+  return t.size == 8 || t == uint32 ? int64 : int32;
 }
 
 // idx with a negative index wrapped once, as both CPU kernels do.

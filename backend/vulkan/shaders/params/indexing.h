@@ -23,6 +23,9 @@ MLX_CONSTANT(int32_t, kIndexUint8, 0)
 MLX_CONSTANT(int32_t, kIndexUint32, 1)
 MLX_CONSTANT(int32_t, kIndexInt32, 2)
 MLX_CONSTANT(int32_t, kIndexInt64, 3)
+MLX_CONSTANT(int32_t, kIndexInt8, 4)
+MLX_CONSTANT(int32_t, kIndexUint16, 5)
+MLX_CONSTANT(int32_t, kIndexInt16, 6)
 
 // How Scatter combines an update with the element it lands on: its
 // REDUCE (a build define per variant, indexing.cmake), the values of
@@ -37,7 +40,7 @@ MLX_CONSTANT(int32_t, kScatterMin, 4)
 // block's table (IndexingTable) holds one per index array.
 struct MLX_STD140 IndexArray {
   int64_t offset;       // the index array's first element
-  int64_t kind;         // kIndexUint8 ... kIndexInt64
+  int64_t kind;         // kIndexUint8 ... kIndexInt16
   int64_t extent;       // of the axis, in the indexed array
   int64_t hi;           // the largest start that keeps the slice inside the axis
   int64_t axis_stride;  // of the axis, in the indexed array
