@@ -337,6 +337,24 @@ TEST(MlxUnary, IsNanIsInfIsFinite) {
     EXPECT_EQ(values(isfinite(transpose(m), dev)), (std::vector<double>{0, 0, 1, 1}));
     EXPECT_EQ(values(isnan(broadcast_to(array(NAN), {3}), dev)), (std::vector<double>{1, 1, 1}));
   }
+  // float64 on the CPU, with values past float32's range (PiecewiseConstantOps
+  // checks the gradients).
+  array d = make_array({1e300, -1e300, INFINITY, -INFINITY, NAN}, {5}, float64);
+  EXPECT_EQ(values(isinf(d, kCpu)), (std::vector<double>{0, 0, 1, 1, 0}));
+  EXPECT_EQ(values(isfinite(d, kCpu)), (std::vector<double>{1, 1, 0, 0, 0}));
+}
+
+TEST(MlxUnary, IsInfAndIsFiniteAreOneNode) {
+  array x = array({1.0f, INFINITY, NAN});
+  for (auto op : {UnaryFn(isinf), UnaryFn(isfinite)}) {
+    array out = op(x, {});
+    // One pass over the input: the node reads x itself (no abs before it).
+    ASSERT_TRUE(out.has_primitive());
+    EXPECT_EQ(out.inputs().size(), 1u);
+    EXPECT_EQ(out.inputs()[0].id(), x.id());
+  }
+  EXPECT_STREQ(isinf(x).primitive().name(), "IsInf");
+  EXPECT_STREQ(isfinite(x).primitive().name(), "IsFinite");
 }
 
 TEST(MlxUnary, NanToNum) {

@@ -148,6 +148,18 @@ void unary_kernel(UnaryOp op, const array& in, array& out) {
 }  // namespace
 
 void Unary::eval_cpu(const std::vector<array>& inputs, array& out) {
+  if (op_ == UnaryOp::IsFinite || op_ == UnaryOp::IsInf) {
+    // A float input classified into a bool output (the ops send only floats).
+    const bool finite = op_ == UnaryOp::IsFinite;
+    dispatch_dtype(inputs[0].dtype(), [&]<typename T>() {
+      using C = compute_type_t<T>;
+      map<T, bool>(inputs[0], out, [finite](T x) {
+        const C c = static_cast<C>(x);
+        return finite ? std::isfinite(c) : std::isinf(c);
+      });
+    });
+    return;
+  }
   dispatch_dtype(out.dtype(), [&]<typename T>() { unary_kernel<T>(op_, inputs[0], out); });
 }
 

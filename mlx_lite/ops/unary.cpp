@@ -165,9 +165,11 @@ array operator~(const array& a) {
   return bitwise_invert(a);
 }
 
-// The is* tests compose comparisons, as MLX's do: x != x holds exactly for
-// NaN (the comparison kernels follow IEEE on both devices), and +-inf are
-// compared against exactly. Their gradients are zero through the comparisons.
+// isnan, isposinf and isneginf are one comparison each, as MLX composes
+// them: x != x holds exactly for NaN (the comparison kernels follow IEEE on
+// both devices), and +-inf are compared against exactly. isinf and isfinite,
+// which MLX composes of abs and a comparison, are one Unary node here (one
+// pass over the input instead of two). Their gradients are zero.
 array isnan(const array& a, StreamOrDevice s) {
   if (!is_floating_point(a.dtype())) return full(a.shape(), array(false), s);
   return not_equal(a, a, s);
@@ -182,12 +184,11 @@ array isneginf(const array& a, StreamOrDevice s) {
 }
 array isinf(const array& a, StreamOrDevice s) {
   if (!is_floating_point(a.dtype())) return full(a.shape(), array(false), s);
-  return equal(abs(a, s), array(std::numeric_limits<float>::infinity(), a.dtype()), s);
+  return array(a.shape(), bool_, std::make_shared<Unary>(to_stream(s), UnaryOp::IsInf), {a});
 }
 array isfinite(const array& a, StreamOrDevice s) {
   if (!is_floating_point(a.dtype())) return full(a.shape(), array(true), s);
-  // |a| < inf is false for NaN and for +-inf alone.
-  return less(abs(a, s), array(std::numeric_limits<float>::infinity(), a.dtype()), s);
+  return array(a.shape(), bool_, std::make_shared<Unary>(to_stream(s), UnaryOp::IsFinite), {a});
 }
 
 array nan_to_num(const array& a, float nan, std::optional<float> posinf,
@@ -285,6 +286,10 @@ const char* unary_op_name(UnaryOp op) {
       return "Log10";
     case UnaryOp::BitwiseInvert:
       return "BitwiseInvert";
+    case UnaryOp::IsFinite:
+      return "IsFinite";
+    case UnaryOp::IsInf:
+      return "IsInf";
   }
   return "Unary";
 }

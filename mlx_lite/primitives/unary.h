@@ -39,6 +39,10 @@ enum class UnaryOp {
   Log2,
   Log10,
   BitwiseInvert,
+  // Float classification into bool (the output dtype differs from the
+  // input's): one kernel for what |x| < inf and |x| == inf compose of two.
+  IsFinite,
+  IsInf,
 };
 
 const char* unary_op_name(UnaryOp op);

@@ -88,7 +88,9 @@ array derivative(UnaryOp op, const array& x, std::optional<array> out, Stream s)
     case UnaryOp::LogicalNot:
     case UnaryOp::Sign:           // zero, as MLX's
     case UnaryOp::BitwiseInvert:  // integers only
-      break;                      // piecewise constant
+    case UnaryOp::IsFinite:
+    case UnaryOp::IsInf:
+      break;  // piecewise constant
   }
   return zeros_like(x, s);
 }

@@ -73,6 +73,8 @@ MLX_ENUM_VALUE(UnaryOp, Expm1, 28)
 MLX_ENUM_VALUE(UnaryOp, Log2, 29)
 MLX_ENUM_VALUE(UnaryOp, Log10, 30)
 MLX_ENUM_VALUE(UnaryOp, BitwiseInvert, 31)
+MLX_ENUM_VALUE(UnaryOp, IsFinite, 32)
+MLX_ENUM_VALUE(UnaryOp, IsInf, 33)
 
 MLX_ENUM_VALUE(BinaryOp, Add, 0)
 MLX_ENUM_VALUE(BinaryOp, Subtract, 1)
