@@ -49,7 +49,10 @@ int64_t floor_div_ref(int64_t a, int64_t b) {
 
 int64_t remainder_ref(int64_t a, int64_t b) {
   if (b == 0 || b == -1) return 0;
-  return a - floor_div_ref(a, b) * b;
+  // q * b can pass INT64_MIN when a is near it (the remainder itself fits):
+  // computed modulo 2^64, which a signed product must not overflow.
+  const uint64_t q = static_cast<uint64_t>(floor_div_ref(a, b));
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - q * static_cast<uint64_t>(b));
 }
 
 // Python's float %: fmod, moved to the sign of b; a zero takes b's sign.

@@ -22,6 +22,7 @@ namespace {
 
 using namespace mlx_lite;
 using test_util::values;
+using test_util::values_as;
 
 // ---- item<T> and data<T> read the dtype's own C++ type only.
 
@@ -347,6 +348,38 @@ TEST(Regressions, GpuRejectedUpFrontWhenUnavailable) {
   EXPECT_THROW(new_stream(Device::gpu), std::invalid_argument);
   EXPECT_THROW(add(array(1), array(2), Device::gpu), std::invalid_argument);
   EXPECT_EQ(default_device(), Device::cpu);
+}
+
+// Integer + - * and negation wrap on both devices, as numpy's and MLX's do;
+// on the CPU they were signed overflows (undefined behaviour, caught by
+// UBSan in random::randint's int64 range).
+TEST(Regressions, IntegerArithmeticWrapsOnEveryDevice) {
+  constexpr int64_t kMax64 = INT64_MAX, kMin64 = INT64_MIN;
+  for (const Device& d : test_util::devices()) {
+    const std::string on = d.type == Device::gpu ? "gpu" : "cpu";
+    array a = array({kMax64, kMin64}, int64), one = array(int64_t{1}, int64);
+    EXPECT_EQ(values_as<int64_t>(add(a, one, d)), (std::vector<int64_t>{kMin64, kMin64 + 1})) << on;
+    EXPECT_EQ(values_as<int64_t>(subtract(a, negative(one, d), d)),
+              (std::vector<int64_t>{kMin64, kMin64 + 1}))
+        << on;
+    EXPECT_EQ(values_as<int64_t>(subtract(array(kMax64, int64), array(kMin64, int64), d)),
+              (std::vector<int64_t>{-1}))
+        << on;
+    EXPECT_EQ(values_as<int64_t>(multiply(a, array(int64_t{2}, int64), d)),
+              (std::vector<int64_t>{-2, 0}))
+        << on;
+    EXPECT_EQ(values_as<int64_t>(negative(a, d)), (std::vector<int64_t>{-kMax64, kMin64})) << on;
+    EXPECT_EQ(values_as<int64_t>(abs(a, d)), (std::vector<int64_t>{kMax64, kMin64})) << on;
+    array i = array({INT_MAX, INT_MIN}, int32);
+    EXPECT_EQ(values_as<int32_t>(add(i, array(1), d)), (std::vector<int32_t>{INT_MIN, INT_MIN + 1}))
+        << on;
+    EXPECT_EQ(values_as<int32_t>(square(i, d)), (std::vector<int32_t>{1, 0})) << on;
+    // 65535^2 = 2^32 - 2^17 + 1, which is 1 modulo 2^16 (and past INT_MAX in
+    // the int that uint16 promotes to in C++).
+    EXPECT_EQ(values_as<uint16_t>(square(array({uint16_t{65535}}, uint16), d)),
+              (std::vector<uint16_t>{1}))
+        << on;
+  }
 }
 
 }  // namespace

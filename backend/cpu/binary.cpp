@@ -3,10 +3,12 @@
 #include "mlx_lite/primitives/binary.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <type_traits>
 
 #include "backend/cpu/strided.h"
+#include "backend/cpu/wrapping.h"
 
 namespace mlx_lite {
 
@@ -138,12 +140,13 @@ void binary_kernel(BinaryOp op, const array& a, const array& b, array& out) {
   auto same = [&](auto f) { binary_map<T, T>(a, b, out, f); };
   auto boolean = [&](auto f) { binary_map<T, bool>(a, b, out, f); };
   switch (op) {
+    // Integers wrap (cpu/wrapping.h).
     case BinaryOp::Add:
-      return same([](C x, C y) { return x + y; });
+      return same([](C x, C y) { return cpu::wrapping(x, y, std::plus<>{}); });
     case BinaryOp::Subtract:
-      return same([](C x, C y) { return x - y; });
+      return same([](C x, C y) { return cpu::wrapping(x, y, std::minus<>{}); });
     case BinaryOp::Multiply:
-      return same([](C x, C y) { return x * y; });
+      return same([](C x, C y) { return cpu::wrapping(x, y, std::multiplies<>{}); });
     case BinaryOp::Equal:
       return boolean([](C x, C y) { return x == y; });
     case BinaryOp::NotEqual:

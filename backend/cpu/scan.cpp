@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "backend/cpu/strided.h"
+#include "backend/cpu/wrapping.h"
 #include "mlx_lite/primitives/reduction.h"
 
 namespace mlx_lite {
@@ -19,31 +20,18 @@ template <typename T>
 using wide_t = std::conditional_t<std::is_floating_point_v<compute_type_t<T>>, double,
                                   std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>>;
 
-// acc (op) x, wrapping for signed integers: through the unsigned type, whose
-// overflow is defined (a signed overflow is undefined behaviour; C++20
-// defines the conversion back as modular).
-template <typename A, typename F>
-A wrapping(A acc, A x, F op) {
-  if constexpr (std::is_integral_v<A> && std::is_signed_v<A>) {
-    using U = std::make_unsigned_t<A>;
-    return static_cast<A>(op(static_cast<U>(acc), static_cast<U>(x)));
-  } else {
-    return op(acc, x);
-  }
-}
-
 template <typename T>
 struct SumOp {
   using A = wide_t<T>;
   static A identity() { return 0; }
-  static A apply(A acc, A x) { return wrapping(acc, x, std::plus<>{}); }
+  static A apply(A acc, A x) { return cpu::wrapping(acc, x, std::plus<>{}); }
 };
 
 template <typename T>
 struct ProdOp {
   using A = wide_t<T>;
   static A identity() { return 1; }
-  static A apply(A acc, A x) { return wrapping(acc, x, std::multiplies<>{}); }
+  static A apply(A acc, A x) { return cpu::wrapping(acc, x, std::multiplies<>{}); }
 };
 
 // Keeps the earlier element unless the later one is strictly beyond it, and

@@ -2,8 +2,10 @@
 #include "mlx_lite/primitives/unary.h"
 
 #include <cmath>
+#include <functional>
 
 #include "backend/cpu/strided.h"
+#include "backend/cpu/wrapping.h"
 
 namespace mlx_lite {
 
@@ -59,12 +61,14 @@ void unary_kernel(UnaryOp op, const array& in, array& out) {
   auto run = [&](auto f) { map<T, T>(in, out, [f](T x) { return f(static_cast<C>(x)); }); };
   switch (op) {
     case UnaryOp::Abs:
-      if constexpr (std::is_signed_v<C>) return run([](C x) { return x < 0 ? -x : x; });
+      if constexpr (std::is_signed_v<C>) {
+        return run([](C x) { return x < 0 ? cpu::wrapping_negate(x) : x; });
+      }
       return run([](C x) { return x; });
-    case UnaryOp::Negative:
-      return run([](C x) { return static_cast<C>(-x); });
+    case UnaryOp::Negative:  // integers wrap (cpu/wrapping.h)
+      return run([](C x) { return cpu::wrapping_negate(x); });
     case UnaryOp::Square:
-      return run([](C x) { return static_cast<C>(x * x); });
+      return run([](C x) { return cpu::wrapping(x, x, std::multiplies<>{}); });
     case UnaryOp::LogicalNot:
       return run([](C x) { return !x; });
     case UnaryOp::Sign:  // MLX's: NaN gives 0; unsigned and bool give x != 0
