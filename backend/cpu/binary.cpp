@@ -65,7 +65,7 @@ template <typename C>
 C floor_divide_int(C x, C y) {
   if (y == 0) return 0;
   if constexpr (std::is_signed_v<C>) {
-    if (y == -1) return static_cast<C>(-static_cast<std::make_unsigned_t<C>>(x));
+    if (y == -1) return cpu::wrapping_negate(x);
     C q = static_cast<C>(x / y);
     if (x % y != 0 && ((x < 0) != (y < 0))) --q;  // truncated toward 0: floor instead
     return q;

@@ -10,10 +10,12 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 
 #include "backend/cpu/strided.h"
+#include "backend/cpu/wrapping.h"
 
 namespace mlx_lite {
 
@@ -68,19 +70,13 @@ constexpr A init_value() {
 }
 
 // Combines two partial results; max and min let NaN win, as numpy does.
-// Integer sums and products wrap, as numpy's do: signed ones through the
-// unsigned type, whose overflow is defined (a signed overflow is undefined
-// behaviour); C++20 defines the conversion back as modular.
+// Integer sums and products wrap, as numpy's do (cpu/wrapping.h).
 template <Reduce::ReduceType R, typename A>
 inline A combine(A a, A b) {
-  if constexpr ((R == Reduce::Sum || R == Reduce::Prod) && std::is_integral_v<A> &&
-                std::is_signed_v<A>) {
-    using U = std::make_unsigned_t<A>;
-    return static_cast<A>(R == Reduce::Sum ? U(a) + U(b) : U(a) * U(b));
-  } else if constexpr (R == Reduce::Sum)
-    return a + b;
+  if constexpr (R == Reduce::Sum)
+    return cpu::wrapping(a, b, std::plus<>{});
   else if constexpr (R == Reduce::Prod)
-    return a * b;
+    return cpu::wrapping(a, b, std::multiplies<>{});
   else if constexpr (R == Reduce::And)
     return a && b;
   else if constexpr (R == Reduce::Or)

@@ -152,7 +152,7 @@ void unary_kernel(UnaryOp op, const array& in, array& out) {
 }  // namespace
 
 void Unary::eval_cpu(const std::vector<array>& inputs, array& out) {
-  if (op_ == UnaryOp::IsFinite || op_ == UnaryOp::IsInf) {
+  if (is_classification(op_)) {
     // A float input classified into a bool output (the ops send only floats).
     const bool finite = op_ == UnaryOp::IsFinite;
     dispatch_dtype(inputs[0].dtype(), [&]<typename T>() {

@@ -9,10 +9,10 @@ void Unary::eval_gpu(const std::vector<array>& inputs, array& out) {
   static const vulkan::KernelsByDtype<vulkan::ElementwiseKernel> kernels("unary_{}");
   // IsFinite and IsInf read a float and write bool: variants by input dtype.
   static const vulkan::KernelsByDtype<vulkan::ElementwiseKernel> classify("unary_{}_bool");
-  const bool classifies = op_ == UnaryOp::IsFinite || op_ == UnaryOp::IsInf;
-  vulkan::dispatch_elementwise(vulkan::encoder(stream()),
-                               classifies ? classify(inputs[0].dtype()) : kernels(out.dtype()),
-                               static_cast<uint32_t>(op_), inputs, out);
+  vulkan::dispatch_elementwise(
+      vulkan::encoder(stream()),
+      is_classification(op_) ? classify(inputs[0].dtype()) : kernels(out.dtype()),
+      static_cast<uint32_t>(op_), inputs, out);
 }
 
 void AsType::eval_gpu(const std::vector<array>& inputs, array& out) {

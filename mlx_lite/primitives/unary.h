@@ -47,6 +47,12 @@ enum class UnaryOp {
 
 const char* unary_op_name(UnaryOp op);
 
+/// Whether `op` classifies a float into bool (IsFinite, IsInf): the one kind
+/// of Unary whose output dtype is not its input's.
+inline bool is_classification(UnaryOp op) {
+  return op == UnaryOp::IsFinite || op == UnaryOp::IsInf;
+}
+
 class Unary : public UnaryPrimitive {
  public:
   Unary(Stream stream, UnaryOp op) : UnaryPrimitive(stream), op_(op) {}
