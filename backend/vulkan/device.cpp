@@ -278,11 +278,26 @@ void Device::create_device() {
 }
 
 void Device::submit(vk::CommandBuffer commands, vk::Semaphore done, uint64_t value) {
+  throw_if_hung();
   vk::TimelineSemaphoreSubmitInfo timeline({}, value);
   vk::SubmitInfo info({}, {}, commands, done);
   info.pNext = &timeline;
   std::lock_guard lock(queue_mutex_);
   queue_.submit(info);
+}
+
+void Device::mark_hung(const std::string& why) {
+  std::call_once(hung_once_, [&] {
+    hung_why_ = why;
+    hung_.store(true, std::memory_order_release);
+  });
+}
+
+void Device::throw_hung() const {
+  throw std::runtime_error(fmt::format(
+      "[gpu] The GPU cannot run more work in this process: earlier work did not finish ({}). "
+      "The CPU device keeps working.",
+      hung_why_));
 }
 
 }  // namespace mlx_lite::vulkan

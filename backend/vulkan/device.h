@@ -64,11 +64,22 @@ class Device {
   // Validation messages seen so far (each is also printed to stderr).
   size_t validation_messages() const { return validation_messages_.load(); }
 
+  // After a wait outlived MLX_LITE_GPU_TIMEOUT the queue may still be busy
+  // with that work, and no new work could complete behind it: mark_hung
+  // records why (the first reason wins), and throw_if_hung() throws
+  // std::runtime_error with it from then on.
+  void mark_hung(const std::string& why);
+  bool hung() const { return hung_.load(std::memory_order_acquire); }
+  void throw_if_hung() const {
+    if (hung_.load(std::memory_order_acquire)) throw_hung();
+  }
+
  private:
   Device();
   void create_instance(bool validate);
   void read_properties();
   void create_device();
+  [[noreturn]] void throw_hung() const;
   static VKAPI_ATTR VkBool32 VKAPI_CALL
   on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
                         const VkDebugUtilsMessengerCallbackDataEXT*, void*);
@@ -89,6 +100,9 @@ class Device {
   bool int64_atomics_ = false;
   bool float16_ = false;
   std::atomic<size_t> validation_messages_{0};
+  std::once_flag hung_once_;
+  std::string hung_why_;  // written once, before hung_ is set
+  std::atomic<bool> hung_{false};
 };
 
 }  // namespace mlx_lite::vulkan

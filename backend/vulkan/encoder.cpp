@@ -9,6 +9,7 @@
 
 #include "backend/vulkan/allocator.h"
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/gpu_timeout.h"
 #include "backend/vulkan/gpu_timer.h"
 #include "backend/vulkan/timeline.h"
 #include "mlx_lite/utils.h"
@@ -92,6 +93,7 @@ Encoder::~Encoder() {
   } catch (const std::exception&) {
     // A lost device: the work is gone, and nothing waits for it any more.
   }
+  if (device_.hung()) abandon();
   remove_timeline(timeline_->id());
   if (this_thread == this) this_thread = nullptr;
 }
@@ -100,6 +102,8 @@ Encoder& encoder(const Stream& s) {
   if (s.device.type != mlx_lite::Device::gpu) {
     throw std::logic_error("[gpu] A CPU stream's work was recorded for the GPU.");
   }
+  Device::get().throw_if_hung();
+  gpu_timeout_ns();  // a malformed limit throws here, before any work is submitted
   if (!thread_encoder) {
     thread_encoder = std::make_unique<Encoder>();
     this_thread = thread_encoder.get();
@@ -352,6 +356,15 @@ void Encoder::retire(Batch& batch) {
   holds.swap(batch.holds);
   holds.clear();
   timeline_->release_reached();
+}
+
+// Work that outlived MLX_LITE_GPU_TIMEOUT may still be running and using
+// the command buffers and the semaphore: they are left
+// to the process's end rather than destroyed under it.
+void Encoder::abandon() {
+  for (auto& batch : batches_) batch->commands.release();
+  pool_.release();
+  timeline_->abandon();
 }
 
 void Encoder::flush() {

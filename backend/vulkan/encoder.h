@@ -168,6 +168,7 @@ class Encoder {
   void submit_if_full();
   void wait_batch(Batch& batch);
   void retire(Batch& batch);
+  void abandon();
 
   Device& device_;
   std::shared_ptr<Timeline> timeline_;

@@ -3,9 +3,12 @@
 #include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/gpu_timeout.h"
 
 namespace mlx_lite::vulkan {
 
@@ -42,15 +45,32 @@ bool Timeline::reached(uint64_t t) const {
 }
 
 void Timeline::wait(uint64_t t) const {
+  auto& device = Device::get();
+  if (reached(t)) return;
+  device.throw_if_hung();  // that work may sit behind the work that hung
+  const std::optional<uint64_t> timeout = gpu_timeout_ns();
   vk::Semaphore s = *semaphore_;
   vk::Result result;
   try {
-    result = Device::get().device().waitSemaphores(vk::SemaphoreWaitInfo({}, s, t), UINT64_MAX);
+    result = device.device().waitSemaphores(vk::SemaphoreWaitInfo({}, s, t),
+                                            timeout.value_or(UINT64_MAX));
   } catch (const vk::DeviceLostError& e) {
     throw std::runtime_error(fmt::format(
         "[gpu] The Vulkan device was lost while running GPU work ({}). Arrays computed by that "
         "work hold undefined data, and later GPU work fails; the CPU device keeps working.",
         e.what()));
+  }
+  if (result == vk::Result::eTimeout) {
+    const std::string why = fmt::format(
+        "it ran past MLX_LITE_GPU_TIMEOUT={} s and may still be running: Vulkan cannot stop a "
+        "dispatch",
+        *timeout / 1e9);
+    device.mark_hung(why);
+    throw std::runtime_error(fmt::format(
+        "[gpu] GPU work did not finish: {}. Arrays computed by it hold undefined data and the GPU "
+        "is unusable for the rest of this process; the CPU device keeps working. Raise or unset "
+        "MLX_LITE_GPU_TIMEOUT for work that legitimately takes longer.",
+        why));
   }
   if (result != vk::Result::eSuccess) {
     throw std::runtime_error("[gpu] Waiting for the GPU failed: " + vk::to_string(result));

@@ -42,6 +42,9 @@ class Timeline {
   // batch t completes; release_reached() returns those whose batch has.
   void defer(uint64_t t, allocator::Buffer buffer);
   void release_reached();
+  // Leaves the semaphore to the process's end: work that outlived
+  // MLX_LITE_GPU_TIMEOUT may still signal it.
+  void abandon() { semaphore_.release(); }
 
   // Whether its encoder has work recorded or submitted that nobody waited
   // for (the owner sets it).
