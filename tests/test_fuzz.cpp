@@ -1,8 +1,10 @@
-// Fuzzing the public API: random calls of ops and fast::vulkan_kernel, with
-// arguments that are valid or not (axes out of range, shapes that do not
-// fit, bad kernel names, grids and sources), on inputs of every GPU dtype,
-// of rank 0 to 4, empty, non-contiguous and holding inf and NaN. Each call
-// runs on both devices and ends in one of four classes:
+// Fuzzing the public API: random calls of ops (elementwise, reductions,
+// scans, shapes, indexing, matmul, conv, sort, creation, random) and of
+// fast::vulkan_kernel, with arguments that are valid or not (axes out of
+// range, shapes that do not fit, bad kernel names, grids and sources), on
+// inputs of every GPU dtype, of rank 0 to 4, empty, non-contiguous and
+// holding inf and NaN. Each call runs on both devices and ends in one of
+// four classes:
 //   ok:              both computed, and the results agree;
 //   clear exception: both threw the same standard exception, whose message
 //                    starts with "[op]";
@@ -284,10 +286,84 @@ Call where_call(Rng& rng) {
   return {"where", [c, x, y](Device d) { return where(c, x, y, d); }};
 }
 
+// arange (a zero step among the steps), eye and full of random sizes.
+Call creation_call(Rng& rng) {
+  const Dtype t = random_dtype(rng);
+  switch (uniform_int(rng, 0, 2)) {
+    case 0: {
+      const double start = uniform_int(rng, -20, 20) / 2.0, stop = uniform_int(rng, -20, 20) / 2.0;
+      const double step = pick(rng, std::vector<double>{1, -1, 0.5, 3, -2.5, 0});
+      return {"arange", [=](Device d) { return arange(start, stop, step, t, d); }};
+    }
+    case 1: {
+      const int n = uniform_int(rng, -1, 6), m = uniform_int(rng, 0, 6),
+                k = uniform_int(rng, -4, 4);
+      return {"eye", [=](Device d) { return eye(n, m, k, t, d); }};
+    }
+    default: {
+      Shape shape = random_shape(rng);
+      if (chance(rng, 0.1) && !shape.empty()) shape[0] = -2;
+      array v =
+          random_input(rng, chance(rng, 0.7) ? Shape{} : random_shape(rng), random_dtype(rng));
+      return {"full", [=](Device d) { return full(shape, v, t, d); }};
+    }
+  }
+}
+
+// The same key gives the same bits on both devices.
+Call random_call(Rng& rng) {
+  const Shape shape = random_shape(rng);
+  const array key = random::key(rng());
+  switch (uniform_int(rng, 0, 2)) {
+    case 0: {
+      const Dtype t = pick(rng, std::vector<Dtype>{float32, float16, bfloat16, int32});
+      return {"uniform", [=](Device d) { return random::uniform(shape, t, key, d); }};
+    }
+    case 1:
+      return {"normal", [=](Device d) { return random::normal(shape, float32, key, d); }};
+    default: {
+      const int lo = uniform_int(rng, -10, 10), hi = uniform_int(rng, -10, 10);
+      return {"randint", [=](Device d) { return random::randint(lo, hi, shape, int32, key, d); }};
+    }
+  }
+}
+
+// scatter_add along an axis, indices in range: integer sums are exact in
+// any order of the atomics, float ones within the tolerance.
+Call scatter_call(Rng& rng) {
+  array a = random_input(rng, random_shape(rng), random_dtype(rng));
+  const int axis = random_axis(rng, a.ndim());
+  const bool in_range = axis >= -a.ndim() && axis < a.ndim();
+  const int extent = in_range ? a.shape(axis) : 1;
+  Shape ishape = a.shape();
+  if (in_range)
+    ishape[static_cast<size_t>(axis < 0 ? axis + a.ndim() : axis)] = uniform_int(rng, 0, 4);
+  array idx = extent == 0 ? zeros(ishape, int32, kCpu)
+                          : random::randint(0, extent, ishape, int32, random::key(rng()), kCpu);
+  array upd = random_input(rng, ishape, a.dtype());
+  eval(idx);
+  return {"scatter_add_axis", [=](Device d) { return scatter_add_axis(a, idx, upd, axis, d); }};
+}
+
+// conv1d over (N, L, C) with (O, K, C/groups) weights; sizes that do not fit
+// one time in four.
+Call conv_call(Rng& rng) {
+  const int n = uniform_int(rng, 1, 2), l = uniform_int(rng, 1, 12),
+            groups = uniform_int(rng, 1, 2);
+  const int c = groups * uniform_int(rng, 1, 3), o = groups * uniform_int(rng, 1, 3);
+  const int k = uniform_int(rng, 1, 4), stride = uniform_int(rng, 1, 3),
+            pad = uniform_int(rng, 0, 2);
+  const int wrong = chance(rng, 0.25) ? 1 : 0;
+  array x = random_input(rng, {n, l, c}, float32);
+  array w = random_input(rng, {o, k, c / groups + wrong}, float32);
+  return {"conv1d", [=](Device d) { return conv1d(x, w, stride, pad, 1, groups, d); }};
+}
+
 const std::vector<std::pair<Maker, int>> kOpMakers = {
     {unary_call, 3},     {binary_call, 4}, {reduction_call, 4},   {reshape_call, 1},
     {transpose_call, 1}, {slice_call, 2},  {concatenate_call, 1}, {matmul_call, 2},
     {sort_call, 1},      {take_call, 2},   {astype_call, 1},      {where_call, 1},
+    {creation_call, 1},  {random_call, 1}, {scatter_call, 1},     {conv_call, 1},
 };
 
 // ---- Running a call on a device, and classifying the pair of outcomes.
@@ -373,13 +449,26 @@ size_t trials(size_t default_count) {
   return default_count;
 }
 
+// Verdicts, in all and per op ("ok/clear exception" per op shows that each
+// op's valid and invalid arguments were both reached).
 struct Tally {
   std::map<Verdict, size_t> counts;
+  std::map<std::string, std::map<Verdict, size_t>> by_op;
+  void add(const std::string& op, Verdict v) {
+    ++counts[v];
+    ++by_op[op][v];
+  }
   void report(const std::string& what) const {
-    auto at = [&](Verdict v) { return counts.count(v) ? counts.at(v) : 0; };
-    std::cout << "[fuzz] " << what << ": ok " << at(Verdict::ok) << ", clear exception "
-              << at(Verdict::clear_exception) << ", disagreement " << at(Verdict::disagreement)
-              << ", crash 0, hang 0\n";
+    auto at = [](const std::map<Verdict, size_t>& m, Verdict v) {
+      return m.count(v) ? m.at(v) : size_t{0};
+    };
+    std::cout << "[fuzz] " << what << ": ok " << at(counts, Verdict::ok) << ", clear exception "
+              << at(counts, Verdict::clear_exception) << ", disagreement "
+              << at(counts, Verdict::disagreement) << ", crash 0, hang 0\n[fuzz]   ok/exception:";
+    for (const auto& [op, m] : by_op) {
+      std::cout << " " << op << " " << at(m, Verdict::ok) << "/" << at(m, Verdict::clear_exception);
+    }
+    std::cout << "\n";
   }
 };
 
@@ -397,7 +486,7 @@ TEST_F(Fuzz, OpsAgreeOnBothDevicesOrThrowClearly) {
     const Call call = (*deck[rng() % deck.size()])(rng);
     std::string why;
     const Verdict v = judge(attempt(call, kCpu), attempt(call, kGpu), why);
-    ++tally.counts[v];
+    tally.add(call.what, v);
     if (v == Verdict::disagreement)
       ADD_FAILURE() << "trial " << trial << " (" << call.what << "): " << why;
   }
@@ -632,7 +721,7 @@ TEST_F(Fuzz, CustomKernelsComputeOrThrowClearly) {
     const KernelCall k = chance(rng, 0.5) ? valid_kernel_call(rng) : invalid_kernel_call(rng);
     std::string why;
     const Verdict v = judge_kernel(k, launch(k), why);
-    ++tally.counts[v];
+    tally.add(k.reference ? "valid" : "invalid", v);
     if (v == Verdict::disagreement) {
       ADD_FAILURE() << "trial " << trial << " (kernel '" << k.name << "'): " << why;
     }
