@@ -16,6 +16,7 @@
 #include "backend/vulkan/shaders/params/elementwise.h"
 #include "backend/vulkan/shaders/params/indexing.h"
 #include "backend/vulkan/shaders/params/matmul.h"
+#include "backend/vulkan/shaders/params/matmul_partials.h"
 #include "backend/vulkan/shaders/params/random.h"
 #include "backend/vulkan/shaders/params/reduce.h"
 #include "backend/vulkan/shaders/params/scan.h"
@@ -148,12 +149,17 @@ TEST(KernelParams, SortShadersAgreeWithTheHost) {
 
 TEST(KernelParams, OtherShadersAgreeWithTheHost) {
   using M = params::MatmulParams;
-  expect_push_constants("matmul_float32_tile8", sizeof(M),
-                        {MEMBER(M, M), MEMBER(M, N), MEMBER(M, K), MEMBER(M, a_row_stride),
-                         MEMBER(M, a_col_stride), MEMBER(M, b_row_stride), MEMBER(M, b_col_stride),
-                         MEMBER(M, a_offset), MEMBER(M, b_offset), MEMBER(M, batch)});
+  for (const char* shader : {"matmul_float32_tile8", "matmul_bfloat16_f32_tile4"}) {
+    expect_push_constants(
+        shader, sizeof(M),
+        {MEMBER(M, M), MEMBER(M, N), MEMBER(M, K), MEMBER(M, k_chunk), MEMBER(M, a_row_stride),
+         MEMBER(M, a_col_stride), MEMBER(M, b_row_stride), MEMBER(M, b_col_stride),
+         MEMBER(M, a_offset), MEMBER(M, b_offset), MEMBER(M, batch)});
+  }
   expect_spec_constants("matmul_float16_tile4", {CONSTANT(params::MatmulSpec, A_K_FAST),
                                                  CONSTANT(params::MatmulSpec, B_N_FAST)});
+  using MP = params::MatmulPartialsParams;
+  expect_push_constants("matmul_partials_float16", sizeof(MP), {MEMBER(MP, n), MEMBER(MP, splits)});
   using I = params::IndexingParams;
   for (const char* shader : {"gather_16", "scatter_add_float32_atomic"}) {
     expect_push_constants(

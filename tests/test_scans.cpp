@@ -261,6 +261,76 @@ TEST(Scans, NaNPropagatesAndInfinitiesStay) {
   EXPECT_EQ(values(logcumsumexp(array({-inf, -inf}, {2}), 0, false, true, kCpu))[1], -INFINITY);
 }
 
+// IEEE on both devices: an infinity stays infinite through sums and
+// products (the GPU's compensated sum once turned it into NaN), inf - inf
+// and inf * 0 make NaN where they meet, NaN wins max and min; in every float
+// dtype, direction and inclusiveness, on short lines (a thread each), lines
+// of several tiles (a workgroup each) and axes scanned in blocks.
+TEST(Scans, InfinitiesAndNaNFollowIEEE) {
+  const double inf = INFINITY, nan = NAN;
+  struct Case {
+    Op op;
+    std::vector<double> in;
+    bool reverse, inclusive;
+    std::vector<double> want;
+  };
+  const Case cases[] = {
+      {Op::Sum, {1, inf, 2, 3}, false, true, {1, inf, inf, inf}},
+      {Op::Sum, {1, inf, 2, 3}, true, true, {inf, inf, 5, 3}},
+      {Op::Sum, {1, inf, 2, 3}, false, false, {0, 1, inf, inf}},
+      {Op::Sum, {1, -inf, 2, -inf}, true, false, {-inf, -inf, -inf, 0}},
+      {Op::Sum, {1, inf, -inf, 2}, false, true, {1, inf, nan, nan}},
+      {Op::Prod, {2, inf, 0, 1}, false, true, {2, inf, nan, nan}},
+      {Op::Prod, {-2, inf, 3}, false, true, {-2, -inf, -inf}},
+      {Op::Prod, {-2, inf, 3}, true, false, {inf, 3, 1}},
+      {Op::Max, {1, -inf, inf, 2, nan, 5}, false, true, {1, 1, inf, inf, nan, nan}},
+      {Op::Min, {1, inf, -inf, 2, nan, 5}, false, true, {1, 1, -inf, -inf, nan, nan}},
+      {Op::Min, {1, inf, -inf, 2, nan, 5}, true, false, {nan, nan, nan, nan, 5, inf}},
+  };
+  for (Dtype dtype : {float32, float16, bfloat16}) {
+    for (const Case& c : cases) {
+      const int n = static_cast<int>(c.in.size());
+      array a = test_util::make_array(c.in, {n}, dtype);
+      const std::string what = std::string(dtype_name(dtype)) + " " + op_name(c.op) +
+                               (c.reverse ? " reverse" : "") + (c.inclusive ? "" : " exclusive");
+      for (Device d : {kCpu, kGpu}) {
+        if (d == kGpu && !gpu::is_available()) continue;
+        expect_matches(values(run(c.op, a, 0, c.reverse, c.inclusive, d)), c.want, true, 0,
+                       what + (d == kCpu ? " cpu" : " gpu"));
+      }
+    }
+  }
+  // Long lines: +inf in one tile or block, -inf (or a 0 for products, a NaN
+  // for max and min) in a later one. Zeros elsewhere keep every sum exact.
+  for (int n : {3000, 70001}) {
+    const int p = n / 3, q = 2 * n / 3;
+    for (Dtype dtype : {float32, float16, bfloat16}) {
+      auto with = [&](double base, double first, double second) {
+        std::vector<double> v(n, base);
+        v[p] = first;
+        v[q] = second;
+        return test_util::make_array(v, {n}, dtype);
+      };
+      const std::string what = std::to_string(n) + " " + std::string(dtype_name(dtype));
+      array sums = with(0, inf, -inf);
+      expect_scans(sums, what + " inf then -inf", {Op::Sum, Op::Max, Op::Min, Op::LogAddExp});
+      expect_scans(with(1, inf, 0), what + " inf then 0", {Op::Prod});
+      expect_scans(with(1, -inf, nan), what + " -inf then NaN", {Op::Max, Op::Min});
+      // By hand: 0 before p, inf from p, NaN from q (from the other end
+      // reversed: -inf from q, NaN from p).
+      std::vector<double> want(n), want_reverse(n);
+      for (int i = 0; i < n; ++i) {
+        want[i] = i < p ? 0 : (i < q ? inf : nan);
+        want_reverse[i] = i > q ? 0 : (i > p ? -inf : nan);
+      }
+      if (!gpu::is_available()) continue;
+      expect_matches(values(cumsum(sums, 0, false, true, kGpu)), want, true, 0, what + " gpu");
+      expect_matches(values(cumsum(sums, 0, true, true, kGpu)), want_reverse, true, 0,
+                     what + " gpu reverse");
+    }
+  }
+}
+
 TEST(Scans, FlattenedFormsAndDtypes) {
   array a = small_values({3, 4}, int32, 8);
   EXPECT_EQ(values(cumprod(a)), values(cumprod(flatten(a), 0)));

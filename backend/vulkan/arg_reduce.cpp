@@ -22,6 +22,12 @@ constexpr int64_t kMinChunk = 4096;
 // From this many lines, lines that do not run along the fast axis get one
 // thread each: neighbouring threads read neighbouring elements.
 constexpr int64_t kThreadPerLineRows = 32768;
+// lavapipe stops an invocation after 65,535 loop iterations, silently: a
+// thread walks at most kMaxThreadLine elements of its line, and a workgroup's
+// thread kMaxChunk / kThreads of its chunk (16,384). Only an input broadcast
+// along the axis reaches these lengths there (its buffers hold 2^27 bytes).
+constexpr int64_t kMaxThreadLine = 1 << 15;
+constexpr int64_t kMaxChunk = int64_t{1} << 22;
 
 int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
@@ -42,9 +48,12 @@ void ArgReduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   const int64_t rows = lines.rows, len = lines.len;
 
   int64_t groups = 1, chunk = len;
-  const bool thread_per_line = len <= 16 || (lines.stride != 1 && rows >= kThreadPerLineRows);
-  if (!thread_per_line && rows < kTargetWorkgroups && len >= 2 * kMinChunk) {
-    groups = std::min(ceil_div(kTargetWorkgroups, rows), len / kMinChunk);
+  const bool thread_per_line =
+      len <= 16 || (lines.stride != 1 && rows >= kThreadPerLineRows && len <= kMaxThreadLine);
+  const bool few_rows = rows < kTargetWorkgroups && len >= 2 * kMinChunk;
+  if (!thread_per_line && (few_rows || len > kMaxChunk)) {
+    groups = few_rows ? std::min(ceil_div(kTargetWorkgroups, rows), len / kMinChunk) : 1;
+    groups = std::max(groups, ceil_div(len, kMaxChunk));
     chunk = ceil_div(len, groups);
     groups = ceil_div(len, chunk);  // no empty chunk
   }

@@ -1,12 +1,17 @@
 // GPU kernel of Matmul (shaders/matmul.comp): one workgroup per output tile,
 // operands read through their strides (no copies of transposed operands).
+// A long K is split across workgroups whose float32 partial products a
+// second dispatch adds up (shaders/matmul_partials.comp).
 #include "backend/vulkan/shaders/params/matmul.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "backend/common/buffers.h"
 #include "backend/common/layout.h"
 #include "backend/vulkan/encoder.h"
+#include "backend/vulkan/shaders/params/matmul_partials.h"
 #include "mlx_lite/primitives/linalg.h"
 
 namespace mlx_lite {
@@ -16,12 +21,41 @@ namespace params = vulkan::params;
 namespace {
 
 using MatmulKernel = vulkan::Kernel<params::MatmulParams, params::MatmulSpec>;
+using PartialsKernel = vulkan::Kernel<params::MatmulPartialsParams, params::MatmulPartialsSpec>;
 
-// matmul_<dtype>_tile<4 or 8>: 64 x 64 or 128 x 128 output tiles.
-const MatmulKernel& kernel(Dtype t, int tile) {
+// matmul_<dtype>_tile<4 or 8>: 64 x 64 or 128 x 128 output tiles, written in
+// the dtype or (partials) in float32.
+const MatmulKernel& kernel(Dtype t, int tile, bool partials) {
   static const vulkan::KernelsByDtype<MatmulKernel> tile4("matmul_{}_tile4");
   static const vulkan::KernelsByDtype<MatmulKernel> tile8("matmul_{}_tile8");
+  static const vulkan::KernelsByDtype<MatmulKernel> f32_tile4("matmul_{}_f32_tile4");
+  static const vulkan::KernelsByDtype<MatmulKernel> f32_tile8("matmul_{}_f32_tile8");
+  if (partials && t != float32) return tile == 8 ? f32_tile8(t) : f32_tile4(t);
   return tile == 8 ? tile8(t) : tile4(t);
+}
+
+// The most K one workgroup walks. lavapipe stops an invocation after 65,535
+// loop iterations in all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS), silently; a
+// step of 16 along K costs about 2 of them with 64 x 64 tiles and 19 with
+// 128 x 128 ones (where Mesa leaves the inner loop rolled), measured as the
+// K at which a product of ones came out short: 524,256 and 55,185. These
+// chunks keep within a quarter and two thirds of the cap (8,192 and 38,912
+// iterations); an H100 would need no split, but takes it too, so both
+// devices add in the same order, and K this long is rare.
+constexpr int64_t kMaxKTile4 = int64_t{1} << 16;
+constexpr int64_t kMaxKTile8 = int64_t{1} << 15;
+
+// How a K is split: `splits` chunks of k_chunk (a multiple of the kernel's
+// step of 16, at least 1), as even as that allows.
+struct KSplit {
+  int64_t splits, k_chunk;
+};
+KSplit split_k(int64_t K, int tile) {
+  const int64_t most = tile == 8 ? kMaxKTile8 : kMaxKTile4;
+  if (K <= most) return {1, std::max<int64_t>(K, 1)};
+  const int64_t splits = (K + most - 1) / most;
+  const int64_t k_chunk = ((K + splits - 1) / splits + 15) / 16 * 16;
+  return {(K + k_chunk - 1) / k_chunk, k_chunk};
 }
 
 }  // namespace
@@ -42,12 +76,24 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   auto [dims, st] = common::collapse_dims<2>(batch, {&a_batch, &b_batch});
   const int64_t batches = static_cast<int64_t>(out.size()) / (M * N);
 
+  // 128 x 128 tiles (8 x 8 per thread) do twice the arithmetic per load of
+  // 64 x 64 ones, but need enough of them to keep every core busy, and
+  // matrices large enough not to waste most of each tile.
+  constexpr int64_t kWideTilesMin = 256;
+  const int64_t wide_tiles = batches * ((M + 127) / 128) * ((N + 127) / 128);
+  const int tile = M > 64 && N > 64 && wide_tiles >= kWideTilesMin ? 8 : 4;
+  const int64_t tile_size = 16 * tile;
+  const int64_t tiles =
+      batches * ((M + tile_size - 1) / tile_size) * ((N + tile_size - 1) / tile_size);
+  const KSplit split = split_k(K, tile);
+
   // The shader indexes in 32 bits: a bound buffer holds fewer than 2^32
   // elements of 2 or 4 bytes (maxStorageBufferRange < 4 GiB).
   vulkan::ShapeBlock shapes;
   const params::MatmulParams p{.M = M,
                                .N = N,
                                .K = K,
+                               .k_chunk = split.k_chunk,
                                .a_row_stride = a.strides()[nd - 2],
                                .a_col_stride = a.strides()[nd - 1],
                                .b_row_stride = b.strides()[nd - 2],
@@ -62,19 +108,25 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
                                 .A_K_FAST = M == 1 || (K > 1 && p.a_col_stride == 1),
                                 .B_N_FAST = K == 1 || (N > 1 && p.b_col_stride == 1)};
 
-  // 128 x 128 tiles (8 x 8 per thread) do twice the arithmetic per load of
-  // 64 x 64 ones, but need enough of them to keep every core busy, and
-  // matrices large enough not to waste most of each tile.
-  constexpr int64_t kWideTilesMin = 256;
-  const int64_t wide_tiles = batches * ((M + 127) / 128) * ((N + 127) / 128);
-  const int tile = M > 64 && N > 64 && wide_tiles >= kWideTilesMin ? 8 : 4;
-  const int64_t tile_size = 16 * tile;
-  const int64_t groups =
-      batches * ((M + tile_size - 1) / tile_size) * ((N + tile_size - 1) / tile_size);
-
-  vulkan::encoder(stream()).dispatch(kernel(out.dtype(), tile), spec, p, shapes,
-                                     {vulkan::input(a), vulkan::input(b), vulkan::output(out)},
-                                     vulkan::Grid::workgroups(groups));
+  auto& encoder = vulkan::encoder(stream());
+  if (split.splits == 1) {
+    encoder.dispatch(kernel(out.dtype(), tile, false), spec, p, shapes,
+                     {vulkan::input(a), vulkan::input(b), vulkan::output(out)},
+                     vulkan::Grid::workgroups(tiles));
+    return;
+  }
+  // Each split's product in float32, then their sum in C's dtype (the
+  // partials must fit one binding, as any array).
+  const int64_t n = static_cast<int64_t>(out.size());
+  array partials(allocator::malloc(split.splits * n * size_of(float32)),
+                 {static_cast<ShapeElem>(split.splits), static_cast<ShapeElem>(n)}, float32);
+  encoder.dispatch(kernel(out.dtype(), tile, true), spec, p, shapes,
+                   {vulkan::input(a), vulkan::input(b), vulkan::output(partials)},
+                   vulkan::Grid::workgroups(split.splits * tiles));
+  static const vulkan::KernelsByDtype<PartialsKernel> sum_partials("matmul_partials_{}");
+  encoder.dispatch(sum_partials(out.dtype()), params::MatmulPartialsSpec{.workgroup_size = 256},
+                   params::MatmulPartialsParams{.n = n, .splits = split.splits}, {},
+                   {vulkan::input(partials), vulkan::output(out)}, vulkan::Grid::threads(n));
 }
 
 }  // namespace mlx_lite

@@ -114,6 +114,19 @@ array reduce(const array& a, const std::vector<int>& axes_in, bool keepdims,
   return array(p->output_shape(a.shape()), p->output_dtype(a.dtype()), p, {a});
 }
 
+// A GPU Softmax or LogSumExp walks a row in one workgroup of 256 threads,
+// each looping 3 * len / 256 times, and lavapipe stops an invocation after
+// 65,535 loop iterations in all (silently: the 2^24-element row gave 0.5
+// everywhere). A last axis longer than kLongRow (24,576 iterations) is
+// composed from max and sum instead, which split long rows across
+// workgroups, in float32 (a float16 sum of that many terms can overflow).
+// Few rows that long also leave a large GPU mostly idle in one workgroup.
+constexpr int kLongRow = 1 << 21;
+
+bool long_gpu_row(const array& a, StreamOrDevice s) {
+  return to_stream(s).device == Device::gpu && a.ndim() > 0 && a.shape(-1) > kLongRow;
+}
+
 // Number of elements the (normalized) axes cover.
 double count(const array& a, const std::vector<int>& axes) {
   double n = 1;
@@ -173,18 +186,22 @@ array logsumexp(const array& a, const std::vector<int>& axes_in, bool keepdims, 
   }
   auto axes = normalize_axes_index(axes_in, a.ndim(), "logsumexp");
   auto out_type = at_least_float(a.dtype());
-  auto in = a.dtype() == out_type ? a : astype(a, out_type, s);
-  if (axes.size() == 1 && axes[0] == a.ndim() - 1) {
+  const bool last_axis = axes.size() == 1 && axes[0] == a.ndim() - 1;
+  const bool long_row = last_axis && long_gpu_row(a, s);
+  const Dtype type = long_row ? float32 : out_type;
+  auto in = a.dtype() == type ? a : astype(a, type, s);
+  if (last_axis && !long_row) {
     auto p = std::make_shared<LogSumExp>(to_stream(s), keepdims);
     return array(p->output_shape(a.shape()), out_type, p, {in});
   }
   // Shift by the max so exp cannot overflow; an infinite max (a row of -inf,
   // or a +inf) shifts by 0 instead, so -inf - -inf never makes a NaN.
   auto m = max(in, axes, true, s);
-  auto inf = array(std::numeric_limits<float>::infinity(), out_type);
-  m = where(less(abs(m, s), inf, s), m, array(0.0f, out_type), s);
+  auto inf = array(std::numeric_limits<float>::infinity(), type);
+  m = where(less(abs(m, s), inf, s), m, array(0.0f, type), s);
   auto out = log(sum(exp(subtract(in, m, s), s), axes, keepdims, s), s);
-  return add(out, keepdims ? m : squeeze(m, axes, s), s);
+  out = add(out, keepdims ? m : squeeze(m, axes, s), s);
+  return type == out_type ? out : astype(out, out_type, s);
 }
 
 MLX_LITE_REDUCTION_OVERLOADS(sum)
@@ -423,11 +440,13 @@ array softmax(const array& a, const std::vector<int>& axes_in, bool precise, Str
   auto axes = normalize_axes_index(axes_in, a.ndim(), "softmax");
   if (a.size() == 0) return a;
   auto out_type = at_least_float(a.dtype());
-  if (axes.size() == 1 && axes[0] == a.ndim() - 1) {
+  const bool last_axis = axes.size() == 1 && axes[0] == a.ndim() - 1;
+  const bool long_row = last_axis && long_gpu_row(a, s);
+  if (last_axis && !long_row) {
     auto in = a.dtype() == out_type ? a : astype(a, out_type, s);
     return array(a.shape(), out_type, std::make_shared<Softmax>(to_stream(s), precise), {in});
   }
-  auto in = astype(a, precise ? float32 : out_type, s);
+  auto in = astype(a, precise || long_row ? float32 : out_type, s);
   auto ex = exp(subtract(in, max(in, axes, true, s), s), s);
   return astype(divide(ex, sum(ex, axes, true, s), s), out_type, s);
 }

@@ -19,8 +19,12 @@
 //
 // Parameters: params/matmul.h; C is dense row-major from 0. Workgroup w
 // (folded into y past the device's limit) computes tile w %
-// tiles_per_matrix of batch matrix w / tiles_per_matrix. A_K_FAST and
-// B_N_FAST make loads coalesce for row-major and transposed operands alike.
+// tiles_per_matrix of matrix w / tiles_per_matrix, counting the batch
+// matrices of K split 0, then those of split 1, ...: a long K is split so
+// that no invocation loops past lavapipe's cap (backend/vulkan/matmul.cpp),
+// each split writing float32 partial products for matmul_partials.comp to
+// add up. A_K_FAST and B_N_FAST make loads coalesce for row-major and
+// transposed operands alike.
 #include "common.glsl"
 #include "params/matmul.h"
 
@@ -99,11 +103,19 @@ void main() {
   uint batch = w / tiles;
   uint batches = 1u;
   for (int d = 0; d < batch_dims.ndim; ++d) batches *= uint(dim_extent(batch_dims, d));
-  if (batch >= batches) return;  // the whole workgroup leaves together
+  // This workgroup's share of K: [k_begin, K), K lowered to its split's end
+  // (the host makes k_chunk at least 1; K = 0 is one split of nothing).
+  const uint k_chunk = uint(params.k_chunk);
+  const uint splits = max((K + k_chunk - 1u) / k_chunk, 1u);
+  const uint split = batch / batches;
+  if (split >= splits) return;  // the whole workgroup leaves together
+  const uint k_begin = split * k_chunk;
+  K = min(K, k_begin + k_chunk);
   const uint tile = w - batch * tiles;
+  batch -= split * batches;
   m0 = (tile / tiles_n) * BM;
   n0 = (tile % tiles_n) * BN;
-  const uint c_base = batch * M * N;
+  const uint c_base = (split * batches + batch) * M * N;
 
   // Offsets are computed modulo 2^32: every element read lies below 2^32 in
   // its buffer, so negative strides wrap to the right place.
@@ -118,8 +130,8 @@ void main() {
     for (uint j = 0u; j < V; ++j) acc[r][j] = vec4(0.0);
   }
 
-  load_panels(0u);
-  for (uint k0 = 0u; k0 < K; k0 += BK) {
+  load_panels(k_begin);
+  for (uint k0 = k_begin; k0 < K; k0 += BK) {
     barrier();  // everyone is done reading the previous panels
     for (uint i = 0u; i < TILE; ++i) {
       const uvec2 p = panel_coord(t + kThreads * i, A_K_FAST, BM);
