@@ -33,4 +33,8 @@ void flush();
 // Whether GPU work has been recorded and not yet waited for, on any thread.
 bool has_pending_work();
 
+// Empties the custom kernels' caches of compiled kernels and pipelines (for
+// mlx_lite::clear_cache()).
+void clear_kernel_caches();
+
 }  // namespace mlx_lite::gpu_backend

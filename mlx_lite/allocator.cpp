@@ -207,6 +207,7 @@ size_t set_cache_limit(size_t limit) {
 }
 void clear_cache() {
   allocator::allocator().clear_cache();
+  gpu_backend::clear_kernel_caches();
 }
 
 }  // namespace mlx_lite

@@ -22,7 +22,8 @@ size_t get_memory_limit();
 /// Sets the most the cache may hold (default: a quarter of physical memory),
 /// returns the previous limit; 0 disables caching.
 size_t set_cache_limit(size_t limit);
-/// Returns every cached buffer to the system.
+/// Returns every cached buffer to the system, and empties the custom kernels'
+/// caches of compiled kernels and pipelines (fast::set_kernel_cache_limit).
 void clear_cache();
 
 }  // namespace mlx_lite

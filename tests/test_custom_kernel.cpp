@@ -1441,6 +1441,62 @@ TEST_F(CustomKernelTest, BadNamesAreRejected) {
   EXPECT_EQ(names_error({"glx", "mlx", "a_b"}, {"out_shape"}), "");
 }
 
+// The kernel's name is pasted into a comment of the generated code: a name
+// with a newline would have ended the comment and become code.
+TEST_F(CustomKernelTest, BadKernelNamesAreRejected) {
+  auto name_error = [](const std::string& name) {
+    return message_of<std::invalid_argument>(
+        [&] { fast::vulkan_kernel(name, {"inp"}, {"out"}, kCopySource); });
+  };
+  for (const std::string bad : {"x\nvoid main() {}", "", "1abc", "a-b", "a b", "k*/"}) {
+    const std::string msg = name_error(bad);
+    EXPECT_CONTAINS(msg, "[vulkan_kernel] The kernel name ") << bad;
+    EXPECT_CONTAINS(msg, "is not an identifier") << bad;
+  }
+  // The newline is shown escaped, so the message stays one line.
+  EXPECT_CONTAINS(name_error("x\nvoid main() {}"), "\"x\\nvoid main() {}\"");
+  // Kernel names are not buffer names: "barrier" or "main" name kernels fine.
+  EXPECT_EQ(name_error("barrier"), "");
+  EXPECT_EQ(name_error("main"), "");
+}
+
+// GLSL built-ins the generated code calls cannot name a buffer or a template
+// argument: a buffer `barrier` hid barrier() and was taken for a barrier call.
+TEST_F(CustomKernelTest, NamesOfBuiltinsTheGeneratedCodeCallsAreRejected) {
+  for (const std::string builtin : {"barrier", "memoryBarrier", "subgroupAdd", "atomicAdd",
+                                    "atomicCompSwap", "uintBitsToFloat"}) {
+    const std::string want = "is reserved: it names the GLSL built-in " + builtin + "()";
+    EXPECT_CONTAINS(message_of<std::invalid_argument>(
+                        [&] { fast::vulkan_kernel("k", {builtin}, {"out"}, kCopySource); }),
+                    want);
+    EXPECT_CONTAINS(message_of<std::invalid_argument>(
+                        [&] { fast::vulkan_kernel("k", {"inp"}, {builtin}, kCopySource); }),
+                    want);
+  }
+  auto kernel = fast::vulkan_kernel("templ", {"inp"}, {"out"},
+                                    "uint i = thread_position_in_grid.x;\nout[i] = inp[i];\n");
+  array x = floats({8}, [](int i) { return float(i); });
+  EXPECT_CONTAINS(message_of<std::invalid_argument>([&] {
+                    kernel({x}, {{8}}, {float32}, {8, 1, 1}, {8, 1, 1}, {{"barrier", 1}});
+                  }),
+                  "template argument name 'barrier' is reserved");
+}
+
+// The atomic helpers' parameters cannot hide an output: outputs named `v`
+// and `i` (the helper's parameters were once called so) add correctly.
+TEST_F(CustomKernelTest, AtomicOutputsNamedLikeHelperParameters) {
+  auto kernel = fast::vulkan_kernel("atomic_names", {"inp"}, {"v", "i"}, R"(
+    uint k = thread_position_in_grid.x;
+    atomicAdd(v[0], inp[k]);
+    atomic_fetch_add_explicit(&i[k % 2u], int(k), memory_order_relaxed);
+  )",
+                                    "", true, /*atomic_outputs=*/true);
+  array x = floats({64}, [](int k) { return float(k); });
+  auto outs = kernel({x}, {{1}, {2}}, {float32, int32}, {64, 1, 1}, {32, 1, 1}, {}, 0.0f);
+  test_util::expect_values(outs[0], {63.0 * 64 / 2}, 0, "sum of 0..63");
+  test_util::expect_values(outs[1], {31.0 * 32, 32.0 * 32}, 0, "even and odd sums");
+}
+
 TEST_F(CustomKernelTest, BadTemplateArgumentsAreRejected) {
   auto kernel = fast::vulkan_kernel("templ", {"inp"}, {"out"},
                                     "uint i = thread_position_in_grid.x;\nout[i] = inp[i] * N;\n");

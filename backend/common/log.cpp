@@ -13,11 +13,12 @@ namespace {
 
 Level parse(const char* env) {
   const std::string v = env ? env : "";
-  if (v.empty() || v == "off") return Level::off;
+  if (v == "off") return Level::off;
+  if (v.empty() || v == "warning") return Level::warning;
   if (v == "info") return Level::info;
   if (v == "debug") return Level::debug;
   throw std::invalid_argument(
-      fmt::format("MLX_LITE_LOG is '{}'; expected 'off', 'info' or 'debug'.", v));
+      fmt::format("MLX_LITE_LOG is '{}'; expected 'off', 'warning', 'info' or 'debug'.", v));
 }
 
 }  // namespace

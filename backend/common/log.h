@@ -1,6 +1,8 @@
-// Logging to stderr, off unless MLX_LITE_LOG says: "info" reports device
-// selection, kernel compiles and disk-cache loads (name, time) and pipeline
-// creations; "debug" adds kernel lookups answered from memory. Read once.
+// Logging to stderr, as MLX_LITE_LOG says: by default ("" or "warning")
+// only warnings (a damaged kernel-cache entry, a custom kernel whose loop
+// passes the device's cap); "info" adds device selection, kernel compiles
+// and disk-cache loads (name, time) and pipeline creations; "debug" adds
+// kernel lookups answered from memory; "off" says nothing. Read once.
 #pragma once
 
 #include <fmt/format.h>
@@ -10,14 +12,21 @@
 
 namespace mlx_lite::log {
 
-enum class Level { off = 0, info = 1, debug = 2 };
+enum class Level { off = 0, warning = 1, info = 2, debug = 3 };
 
-// MLX_LITE_LOG's level ("", "off", "info" or "debug"); any other value
+// MLX_LITE_LOG's level ("", "off", "warning", "info" or "debug"); any other value
 // throws std::invalid_argument naming the accepted ones.
 Level level();
 
 // Writes "[mlx_lite] message" as one line, whole even with several threads.
 void write(std::string_view message);
+
+template <typename... Args>
+void warning(fmt::format_string<Args...> format, Args&&... args) {
+  if (level() >= Level::warning) {
+    write("warning: " + fmt::format(format, std::forward<Args>(args)...));
+  }
+}
 
 template <typename... Args>
 void info(fmt::format_string<Args...> format, Args&&... args) {

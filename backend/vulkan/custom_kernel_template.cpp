@@ -8,6 +8,7 @@
 #include "backend/common/log.h"
 #include "backend/vulkan/custom_kernel.h"
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/loop_cap.h"
 
 namespace mlx_lite::vulkan {
 
@@ -37,9 +38,17 @@ std::string variant_key(std::span<const array> inputs, std::span<const Dtype> ou
   return key;
 }
 
+// verbose=true: the GLSL on stdout, and once on stderr what the device's
+// loop cap means for it (lavapipe).
+void print_glsl(const std::string& glsl) {
+  note_loop_cap(/*verbose=*/true);
+  std::cout << glsl << std::flush;
+}
+
 }  // namespace
 
 CustomKernelTemplate::CustomKernelTemplate(CustomKernelSource source) : source_(std::move(source)) {
+  check_kernel_name(source_.name);
   if (source_.output_names.empty()) {
     throw std::invalid_argument(
         fmt::format("[vulkan_kernel] Kernel '{}' needs at least one output name.", source_.name));
@@ -56,7 +65,7 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
     std::lock_guard lock(mutex_);
     if (auto it = variants_.find(key); it != variants_.end()) {
       log::debug("kernel '{}' from the memory cache", source_.name);
-      if (verbose) std::cout << it->second->generated.glsl << std::flush;
+      if (verbose) print_glsl(it->second->generated.glsl);
       return it->second;
     }
   }
@@ -77,7 +86,7 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
   }
   auto v = std::make_shared<CustomKernelVariant>();
   v->generated = generate_kernel_source(request);
-  if (verbose) std::cout << v->generated.glsl << std::flush;
+  if (verbose) print_glsl(v->generated.glsl);
   v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source);
   std::lock_guard lock(mutex_);
   return variants_.try_emplace(key, std::move(v)).first->second;

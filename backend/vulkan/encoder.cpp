@@ -24,7 +24,7 @@ struct Encoder::Batch {
   uint64_t number = 0;  // its value on the timeline
   bool submitted = false;
   bool timed = false;                        // bracketed by timestamps
-  std::vector<std::shared_ptr<void>> holds;  // the data its dispatches read
+  std::vector<std::shared_ptr<void>> holds;  // the data its dispatches read, their pipelines
   std::vector<allocator::Buffer> deferred;   // freed while it wrote them
   std::vector<allocator::Buffer> arenas;     // its shape blocks, bump-allocated
   size_t arena_used = 0;
@@ -191,7 +191,8 @@ void Encoder::dispatch(const Shader& shader, std::span<const uint32_t> spec,
   absl::InlinedVector<Binding, 12> bindings = {shape_block_binding(shapes)};
   for (const auto& op : operands) bindings.push_back(binding_of(op));
   barrier_if_needed(std::span(bindings).subspan(1));  // the shape block is the host's
-  const Pipeline& p = pipeline(shader, spec, static_cast<uint32_t>(bindings.size()));
+  const auto held = pipeline(shader, spec, static_cast<uint32_t>(bindings.size()));
+  const Pipeline& p = *held;
 
   absl::InlinedVector<vk::DescriptorBufferInfo, 12> infos;
   absl::InlinedVector<vk::WriteDescriptorSet, 12> writes;
@@ -204,6 +205,8 @@ void Encoder::dispatch(const Shader& shader, std::span<const uint32_t> spec,
   if (bound_ != *p.pipeline) {  // chains of one op rebind nothing
     cb.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline);
     bound_ = *p.pipeline;
+    // An evicted pipeline lives until the batch completes.
+    batches_[current_]->holds.push_back(std::const_pointer_cast<Pipeline>(held));
   }
   cb.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, *p.layout, 0,
                           vk::ArrayProxy<const vk::WriteDescriptorSet>(

@@ -4,6 +4,7 @@
 #include "backend/vulkan/allocator.h"
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/encoder.h"
+#include "backend/vulkan/kernel_compiler.h"
 #include "backend/vulkan/timeline.h"
 #include "mlx_lite/device.h"
 
@@ -42,6 +43,10 @@ void flush() {
 
 bool has_pending_work() {
   return is_active() && vulkan::any_timeline_pending();
+}
+
+void clear_kernel_caches() {
+  if (is_active()) vulkan::clear_kernel_caches();
 }
 
 }  // namespace mlx_lite::gpu_backend

@@ -40,6 +40,8 @@ class Shader {
     return spirv_.empty() ? builtin_shader(name_) : spirv_;
   }
   bool storage_shape_block() const { return storage_shape_block_; }
+  // Compiled at build time (else at run time, from a custom kernel).
+  bool builtin() const { return spirv_.empty(); }
   // Unique in the process (never reused): the pipeline cache's key.
   uint64_t id() const { return id_; }
 

@@ -5,25 +5,22 @@
 #include <glslang/Public/ResourceLimits.h>
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
-#include <glslang/build_info.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
-#include <random>
 #include <regex>
 #include <spirv_cross.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "backend/common/log.h"
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/kernel_disk_cache.h"
 #include "backend/vulkan/kernel_source.h"
+#include "backend/vulkan/loop_cap.h"
 
 namespace fs = std::filesystem;
 
@@ -35,90 +32,11 @@ namespace {
 constexpr uint32_t kMaxBindings = 32;
 
 struct Stats {
-  std::atomic<size_t> compiled{0}, memory_hits{0}, disk_hits{0};
+  std::atomic<size_t> compiled{0}, memory_hits{0}, disk_hits{0}, disk_damaged{0};
 };
 Stats& stats() {
   static Stats s;
   return s;
-}
-
-// The cache key: two 64-bit FNV-1a hashes of the GLSL and the compiler's
-// version. A hash that collides still finds no wrong code: entries on disk
-// hold their GLSL, which must match.
-std::string cache_key(const std::string& glsl) {
-  const std::string compiler =
-      fmt::format("glslang {}.{}.{} vulkan1.2 spv1.5", GLSLANG_VERSION_MAJOR, GLSLANG_VERSION_MINOR,
-                  GLSLANG_VERSION_PATCH);
-  auto fnv = [&](uint64_t h) {
-    for (const std::string* s : {&compiler, &glsl}) {
-      for (unsigned char c : *s) h = (h ^ c) * 0x100000001b3ull;
-      h = (h ^ 0xff) * 0x100000001b3ull;
-    }
-    return h;
-  };
-  return fmt::format("{:016x}{:016x}", fnv(0xcbf29ce484222325ull), fnv(0x84222325cbf29ce4ull));
-}
-
-// The disk cache's directory, or empty when it is off.
-fs::path cache_dir() {
-  if (const char* env = std::getenv("MLX_LITE_KERNEL_CACHE")) {
-    const std::string v = env;
-    if (v == "off" || v == "0" || v.empty()) return {};
-    return v;
-  }
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-    return fs::path(xdg) / "mlx_lite" / "kernels";
-  }
-  if (const char* home = std::getenv("HOME"); home && *home) {
-    return fs::path(home) / ".cache" / "mlx_lite" / "kernels";
-  }
-  return {};
-}
-
-constexpr char kMagic[8] = {'M', 'L', 'X', 'K', 'S', 'P', 'V', '1'};
-
-// An entry is the magic, the GLSL's length and text, then the SPIR-V words.
-bool read_entry(const fs::path& path, const std::string& glsl, std::vector<uint32_t>& spirv) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  char magic[8];
-  uint64_t length = 0;
-  if (!in.read(magic, 8) || std::memcmp(magic, kMagic, 8) != 0) return false;
-  if (!in.read(reinterpret_cast<char*>(&length), 8) || length != glsl.size()) return false;
-  std::string text(length, '\0');
-  if (!in.read(text.data(), static_cast<std::streamsize>(length)) || text != glsl) return false;
-  std::vector<char> rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (rest.empty() || rest.size() % 4 != 0) return false;
-  spirv.resize(rest.size() / 4);
-  std::memcpy(spirv.data(), rest.data(), rest.size());
-  return spirv[0] == 0x07230203u;  // SPIR-V's magic number
-}
-
-// Written to a file of its own, then renamed into place: processes sharing
-// the directory see whole entries or none.
-void write_entry(const fs::path& path, const std::string& glsl,
-                 const std::vector<uint32_t>& spirv) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  std::random_device rd;
-  const fs::path tmp = path.string() + fmt::format(".{}.{:x}.tmp", getpid(), rd());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) return;  // an unwritable cache only costs a compile next time
-    const uint64_t length = glsl.size();
-    out.write(kMagic, 8);
-    out.write(reinterpret_cast<const char*>(&length), 8);
-    out.write(glsl.data(), static_cast<std::streamsize>(length));
-    out.write(reinterpret_cast<const char*>(spirv.data()),
-              static_cast<std::streamsize>(spirv.size() * 4));
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      return;
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) fs::remove(tmp, ec);
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -238,23 +156,74 @@ uint32_t check_against_device(const std::string& kernel_name, const std::vector<
 
 }  // namespace
 
+namespace {
+
+// Compiled kernels by key, least recently used evicted past the limit.
+struct MemoryCache {
+  struct Entry {
+    std::shared_ptr<const CompiledKernel> kernel;
+    uint64_t used;  // the clock at its last lookup
+  };
+  std::mutex mutex;
+  absl::flat_hash_map<std::string, Entry> entries;
+  uint64_t clock = 0;
+  size_t limit = kDefaultKernelCacheLimit;
+
+  // Under the lock; a scan, but only after a compile or disk read, which take
+  // far longer.
+  void evict() {
+    while (entries.size() > limit) {
+      auto oldest = entries.begin();
+      for (auto it = entries.begin(); it != entries.end(); ++it) {
+        if (it->second.used < oldest->second.used) oldest = it;
+      }
+      entries.erase(oldest);
+    }
+  }
+};
+
+MemoryCache& memory_cache() {
+  static MemoryCache* m = new MemoryCache();  // lives until exit, as the pipelines
+  return *m;
+}
+
+// On a device that caps loops (llvmpipe): says so once (at info level), and warns of a
+// kernel whose loop is bounded by a constant past the cap.
+void check_loop_bounds(const std::string& kernel_name, const std::vector<uint32_t>& spirv) {
+  const uint64_t cap = device_loop_cap();
+  if (cap == 0) return;
+  note_loop_cap(/*verbose=*/false);
+  if (const uint64_t bound = largest_constant_loop_bound(spirv); bound > cap) {
+    log::warning(
+        "kernel '{}' has a loop bounded by {}; this device ({}) stops a shader invocation after "
+        "{} loop iterations in total, without an error, so if the loop runs that often its "
+        "result is wrong: split the work across more threads (docs/custom_kernels.md)",
+        kernel_name, bound, Device::get().name(), cap);
+  }
+}
+
+}  // namespace
+
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_name,
                                                      const std::string& glsl,
                                                      const std::string& header,
                                                      const std::string& source) {
-  static std::mutex mutex;
-  static absl::flat_hash_map<std::string, std::shared_ptr<const CompiledKernel>> memory;
-  const std::string key = cache_key(glsl);
-  std::lock_guard lock(mutex);
-  if (auto it = memory.find(key); it != memory.end()) {
+  MemoryCache& memory = memory_cache();
+  const std::string key = kernel_cache_key(glsl);
+  std::lock_guard lock(memory.mutex);
+  if (auto it = memory.entries.find(key); it != memory.entries.end()) {
     ++stats().memory_hits;
+    it->second.used = ++memory.clock;
     log::debug("kernel '{}' shares the compiled code of an identical source", kernel_name);
-    return it->second;
+    return it->second.kernel;
   }
   std::vector<uint32_t> spirv;
-  const fs::path dir = cache_dir();
+  const fs::path dir = kernel_cache_dir();
   const auto start = std::chrono::steady_clock::now();
-  if (!dir.empty() && read_entry(dir / (key + ".spv"), glsl, spirv)) {
+  const EntryRead read =
+      dir.empty() ? EntryRead::missing : read_kernel_entry(dir / (key + ".spv"), glsl, spirv);
+  if (read == EntryRead::damaged) ++stats().disk_damaged;
+  if (read == EntryRead::hit) {
     ++stats().disk_hits;
     log::info("kernel '{}' loaded from the disk cache ({}) in {:.1f} ms", kernel_name, dir.string(),
               log::ms_since(start));
@@ -262,16 +231,44 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
     spirv = glslang_compile(kernel_name, glsl, header, source);
     ++stats().compiled;
     log::info("kernel '{}' compiled in {:.1f} ms", kernel_name, log::ms_since(start));
-    if (!dir.empty()) write_entry(dir / (key + ".spv"), glsl, spirv);
+    if (!dir.empty()) write_kernel_entry(dir / (key + ".spv"), glsl, spirv);
   }
   const uint32_t shared = check_against_device(kernel_name, spirv);
+  check_loop_bounds(kernel_name, spirv);
   auto kernel = std::make_shared<const CompiledKernel>(kernel_name, std::move(spirv), shared);
-  memory.emplace(key, kernel);
+  memory.entries.insert_or_assign(key, MemoryCache::Entry{kernel, ++memory.clock});
+  memory.evict();
   return kernel;
 }
 
 fast::KernelCacheStats kernel_cache_stats() {
-  return {stats().compiled.load(), stats().memory_hits.load(), stats().disk_hits.load()};
+  size_t cached;
+  {
+    std::lock_guard lock(memory_cache().mutex);
+    cached = memory_cache().entries.size();
+  }
+  return {.compiled = stats().compiled.load(),
+          .memory_hits = stats().memory_hits.load(),
+          .disk_hits = stats().disk_hits.load(),
+          .disk_damaged = stats().disk_damaged.load(),
+          .kernels_cached = cached,
+          .pipelines_cached = runtime_pipelines_cached()};
+}
+
+size_t set_kernel_cache_limit(size_t entries) {
+  set_runtime_pipeline_limit(entries);
+  std::lock_guard lock(memory_cache().mutex);
+  const size_t old = std::exchange(memory_cache().limit, entries);
+  memory_cache().evict();
+  return old;
+}
+
+void clear_kernel_caches() {
+  {
+    std::lock_guard lock(memory_cache().mutex);
+    memory_cache().entries.clear();
+  }
+  clear_runtime_pipelines();
 }
 
 }  // namespace mlx_lite::vulkan

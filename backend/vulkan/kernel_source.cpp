@@ -133,6 +133,41 @@ bool is_generated_name(std::string_view name) {
                              [&](const auto& attribute) { return attribute.first == name; });
 }
 
+// GLSL built-ins the generated code calls (the barrier and simd helpers,
+// the atomic and bfloat16 helpers): a buffer or template argument named so
+// would hide them, and the source's own barrier() call could not be told
+// from a buffer named `barrier`.
+bool is_builtin_the_generated_code_calls(std::string_view name) {
+  static const absl::flat_hash_set<std::string_view> names = {"barrier",
+                                                              "memoryBarrier",
+                                                              "subgroupMemoryBarrier",
+                                                              "subgroupBarrier",
+                                                              "subgroupAdd",
+                                                              "subgroupMul",
+                                                              "subgroupMax",
+                                                              "subgroupMin",
+                                                              "subgroupAnd",
+                                                              "subgroupOr",
+                                                              "subgroupXor",
+                                                              "subgroupAll",
+                                                              "subgroupAny",
+                                                              "subgroupExclusiveAdd",
+                                                              "subgroupInclusiveAdd",
+                                                              "subgroupExclusiveMul",
+                                                              "subgroupInclusiveMul",
+                                                              "subgroupShuffle",
+                                                              "subgroupBroadcastFirst",
+                                                              "subgroupShuffleDown",
+                                                              "subgroupShuffleUp",
+                                                              "subgroupShuffleXor",
+                                                              "atomicAdd",
+                                                              "atomicCompSwap",
+                                                              "floatBitsToUint",
+                                                              "uintBitsToFloat",
+                                                              "isnan"};
+  return names.contains(name);
+}
+
 bool is_identifier(std::string_view s) {
   static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
   return std::regex_match(s.begin(), s.end(), re);
@@ -156,6 +191,13 @@ void check_identifier(std::string_view what, const std::string& name) {
         fmt::format("[vulkan_kernel] The {} '{}' collides with a name the generated code "
                     "defines (thread attributes and helpers such as elem_to_loc, simd_sum).",
                     what, name));
+  }
+  if (is_builtin_the_generated_code_calls(name)) {
+    throw std::invalid_argument(fmt::format(
+        "[vulkan_kernel] The {} '{}' is reserved: it names the GLSL built-in {}(), which the "
+        "generated code calls (threadgroup_barrier, the simd_ and atomic helpers); choose "
+        "another name.",
+        what, name, name));
   }
 }
 
@@ -348,6 +390,15 @@ size_t count_lines(const std::string& s) {
 }
 
 }  // namespace
+
+void check_kernel_name(const std::string& name) {
+  if (!is_identifier(name)) {
+    throw std::invalid_argument(fmt::format(
+        "[vulkan_kernel] The kernel name {:?} is not an identifier (letters, digits and '_', not "
+        "starting with a digit); it names the kernel in the generated code, messages and logs.",
+        name));
+  }
+}
 
 void check_kernel_names(const std::vector<std::string>& input_names,
                         const std::vector<std::string>& output_names) {
@@ -545,25 +596,27 @@ std::string atomic_helper(const KernelSourceRequest& r, size_t i, uint32_t bindi
         "mlx_bits_{}[]; }};\n",
         binding, i, name);
     add = fmt::format(
-        "  uint old = mlx_bits_{0}[i];\n"
+        "  uint mlx_old = mlx_bits_{0}[mlx_i];\n"
         "  for (;;) {{\n"
-        "    uint seen = atomicCompSwap(mlx_bits_{0}[i], old, "
-        "floatBitsToUint(uintBitsToFloat(old) + v));\n"
-        "    if (seen == old) return uintBitsToFloat(old);\n"
-        "    old = seen;\n"
+        "    uint mlx_seen = atomicCompSwap(mlx_bits_{0}[mlx_i], mlx_old, "
+        "floatBitsToUint(uintBitsToFloat(mlx_old) + mlx_v));\n"
+        "    if (mlx_seen == mlx_old) return uintBitsToFloat(mlx_old);\n"
+        "    mlx_old = mlx_seen;\n"
         "  }}\n",
         name);
   } else if (dtype == float32 || dtype == int32 || dtype == uint32) {
-    add = fmt::format("  return atomicAdd({}[i], v);\n", buffer_variable(name));
+    add = fmt::format("  return atomicAdd({}[mlx_i], mlx_v);\n", buffer_variable(name));
   } else {
     throw std::invalid_argument(fmt::format(
         "[vulkan_kernel] atomic_outputs needs float32, int32 or uint32 outputs; output '{}' "
         "is {}. Accumulate in float32 and convert afterwards.",
         name, dtype_name(dtype)));
   }
+  // Parameters and locals are mlx_ names: an output named `i` or `v` stays visible.
   return fmt::format(
-      "{0} {1}_atomic_add(uint i, {0} v) {{\n{2}}}\n"
-      "{0} {1}_atomic_add(uint i, {0} v, int order) {{ return {1}_atomic_add(i, v); }}\n",
+      "{0} {1}_atomic_add(uint mlx_i, {0} mlx_v) {{\n{2}}}\n"
+      "{0} {1}_atomic_add(uint mlx_i, {0} mlx_v, int mlx_order) {{ return {1}_atomic_add(mlx_i, "
+      "mlx_v); }}\n",
       storage_type(dtype), name, add);
 }
 

@@ -58,9 +58,13 @@ struct GeneratedKernel {
   bool uses_barrier = false;
 };
 
+// Throws std::invalid_argument when the kernel's name is not an identifier
+// (it is pasted into a comment of the generated code).
+void check_kernel_name(const std::string& name);
+
 // Throws std::invalid_argument when a name is not a GLSL identifier, is
-// reserved (gl_..., mlx_..., "__"), repeats, or collides with a name the
-// library generates.
+// reserved (gl_..., mlx_..., "__", a GLSL built-in the generated code calls
+// such as barrier), repeats, or collides with a name the library generates.
 void check_kernel_names(const std::vector<std::string>& input_names,
                         const std::vector<std::string>& output_names);
 

@@ -1,13 +1,16 @@
 #include "backend/vulkan/pipelines.h"
 
-#include <absl/container/flat_hash_map.h>
+#include <absl/container/node_hash_map.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "backend/common/log.h"
@@ -52,30 +55,111 @@ std::unique_ptr<Pipeline> create(const Shader& shader, std::span<const uint32_t>
   return p;
 }
 
-struct Cache {
-  std::shared_mutex mutex;
-  absl::flat_hash_map<std::string, std::unique_ptr<Pipeline>> pipelines;
+// The default limit on run-time shaders' pipelines: on lavapipe each holds
+// about 170 KB of host memory (its LLVM-compiled code), so 256 are ~45 MB.
+constexpr size_t kDefaultRuntimeLimit = 256;
+
+struct Entry {
+  std::shared_ptr<const Pipeline> pipeline;
+  bool builtin;
+  std::atomic<uint64_t> used{0};  // the clock's value at its last lookup (run-time ones)
 };
 
-}  // namespace
+struct Cache {
+  std::shared_mutex mutex;
+  absl::node_hash_map<std::string, Entry> pipelines;
+  std::atomic<uint64_t> clock{0};
+  size_t runtime = 0;  // run-time shaders' pipelines in `pipelines`
+  size_t limit = kDefaultRuntimeLimit;
 
-const Pipeline& pipeline(const Shader& shader, std::span<const uint32_t> spec, uint32_t bindings) {
-  static Cache* cache = new Cache();  // lives until exit, as the device
-  // The key is built in a buffer of the thread's: no allocation per dispatch once warm.
-  thread_local std::string key;
+  // Evicts the least recently used run-time pipelines past `limit`. Under
+  // the unique lock; a scan, but only after a pipeline was created, which
+  // takes far longer.
+  void evict() {
+    while (runtime > limit) {
+      auto oldest = pipelines.end();
+      for (auto it = pipelines.begin(); it != pipelines.end(); ++it) {
+        if (it->second.builtin) continue;
+        if (oldest == pipelines.end() || it->second.used < oldest->second.used) oldest = it;
+      }
+      pipelines.erase(oldest);
+      --runtime;
+    }
+  }
+};
+
+Cache& cache() {
+  static Cache* c = new Cache();  // lives until exit, as the device
+  return *c;
+}
+
+void key_of(const Shader& shader, std::span<const uint32_t> spec, std::string& key) {
   const uint64_t id = shader.id();
   key.assign(reinterpret_cast<const char*>(&id), sizeof(id));
   key.append(reinterpret_cast<const char*>(spec.data()), spec.size_bytes());
+}
+
+}  // namespace
+
+std::shared_ptr<const Pipeline> pipeline(const Shader& shader, std::span<const uint32_t> spec,
+                                         uint32_t bindings) {
+  Cache& c = cache();
+  // The key is built in a buffer of the thread's: no allocation per dispatch once warm.
+  thread_local std::string key;
+  key_of(shader, spec, key);
   {
-    std::shared_lock lock(cache->mutex);
-    if (auto it = cache->pipelines.find(key); it != cache->pipelines.end()) return *it->second;
+    std::shared_lock lock(c.mutex);
+    if (auto it = c.pipelines.find(key); it != c.pipelines.end()) {
+      if (!it->second.builtin) it->second.used.store(c.clock.fetch_add(1) + 1);
+      return it->second.pipeline;
+    }
   }
   const auto start = std::chrono::steady_clock::now();
-  auto created = create(shader, spec, bindings);  // outside the lock: compiles take milliseconds
+  std::shared_ptr<const Pipeline> created =
+      create(shader, spec, bindings);  // outside the lock: compiles take milliseconds
   log::info("pipeline '{}' created in {:.1f} ms", shader.name(), log::ms_since(start));
-  std::unique_lock lock(cache->mutex);
-  auto [it, fresh] = cache->pipelines.try_emplace(key, std::move(created));
-  return *it->second;  // a thread that lost the race uses the winner's
+  std::unique_lock lock(c.mutex);
+  auto [it, fresh] = c.pipelines.try_emplace(key);
+  if (!fresh) return it->second.pipeline;  // a thread that lost the race uses the winner's
+  it->second.pipeline = std::move(created);
+  it->second.builtin = shader.builtin();
+  if (!shader.builtin()) {
+    it->second.used.store(c.clock.fetch_add(1) + 1);
+    ++c.runtime;
+  }
+  auto result = it->second.pipeline;
+  c.evict();  // never this one: it is the most recent
+  return result;
+}
+
+size_t runtime_pipelines_cached() {
+  std::shared_lock lock(cache().mutex);
+  return cache().runtime;
+}
+
+size_t set_runtime_pipeline_limit(size_t limit) {
+  Cache& c = cache();
+  std::unique_lock lock(c.mutex);
+  const size_t old = std::exchange(c.limit, limit);
+  c.evict();
+  return old;
+}
+
+void clear_runtime_pipelines() {
+  Cache& c = cache();
+  std::unique_lock lock(c.mutex);
+  absl::erase_if(c.pipelines, [](const auto& kv) { return !kv.second.builtin; });
+  c.runtime = 0;
+}
+
+void forget_pipelines(const Shader& shader) {
+  if (shader.builtin()) return;
+  Cache& c = cache();
+  const uint64_t id = shader.id();
+  const std::string_view prefix(reinterpret_cast<const char*>(&id), sizeof(id));
+  std::unique_lock lock(c.mutex);
+  c.runtime -= absl::erase_if(
+      c.pipelines, [&](const auto& kv) { return std::string_view(kv.first).starts_with(prefix); });
 }
 
 }  // namespace mlx_lite::vulkan

@@ -4,9 +4,18 @@
 // buffer for custom kernels), bindings 1 and on storage buffers (all pushed
 // per dispatch, VK_KHR_push_descriptor), and kPushConstantBytes of push
 // constants (the parameter struct).
+//
+// Built-in shaders' pipelines are few (the variants and specialization
+// constants the code names) and kept for the process. Those of shaders
+// compiled at run time (custom kernels: one per kernel and threadgroup size,
+// without bound in a program that generates kernels) are an LRU cache of at
+// most pipeline_cache_limit() entries; an evicted pipeline lives on while a
+// batch that binds it has not completed (the encoder holds its shared_ptr).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vulkan/vulkan_raii.hpp>
 
@@ -27,8 +36,16 @@ struct Pipeline {
 vk::DescriptorType shape_block_type(const Shader& shader);
 
 // The pipeline of `shader` with specialization constant i = spec[i], whose
-// shader binds `bindings` buffers (the shape block included). Thread-safe;
-// the reference stays valid for the process.
-const Pipeline& pipeline(const Shader& shader, std::span<const uint32_t> spec, uint32_t bindings);
+// shader binds `bindings` buffers (the shape block included). Thread-safe.
+std::shared_ptr<const Pipeline> pipeline(const Shader& shader, std::span<const uint32_t> spec,
+                                         uint32_t bindings);
+
+// Run-time shaders' pipelines: how many are cached, the most kept (returns
+// the previous limit; a lower one evicts at once), dropping them all, and
+// dropping those of one shader (destroyed: nothing can ask for them again).
+size_t runtime_pipelines_cached();
+size_t set_runtime_pipeline_limit(size_t limit);
+void clear_runtime_pipelines();
+void forget_pipelines(const Shader& shader);
 
 }  // namespace mlx_lite::vulkan

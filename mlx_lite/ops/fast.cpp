@@ -119,6 +119,10 @@ KernelCacheStats kernel_cache_stats() {
   return vulkan::kernel_cache_stats();
 }
 
+size_t set_kernel_cache_limit(size_t entries) {
+  return vulkan::set_kernel_cache_limit(entries);
+}
+
 }  // namespace mlx_lite::fast
 
 namespace mlx_lite {

@@ -72,4 +72,12 @@ CustomKernelFunction vulkan_kernel(const std::string& name,
 /// mlx_lite/primitives/fast.h).
 KernelCacheStats kernel_cache_stats();
 
+/// Sets how many compiled kernels, and how many custom-kernel pipelines (one
+/// per kernel and threadgroup size), stay cached in memory (default 256
+/// each; least recently used first out), returns the previous limit; 0
+/// caches none. Kernels that arrays or kernel objects hold keep working: an
+/// evicted one is found again on disk or compiled, its pipeline created
+/// again. mlx_lite::clear_cache() empties both caches.
+size_t set_kernel_cache_limit(size_t entries);
+
 }  // namespace mlx_lite::fast

@@ -34,6 +34,15 @@ struct KernelCacheStats {
   size_t memory_hits = 0;
   /// Kernels whose SPIR-V was read from the disk cache.
   size_t disk_hits = 0;
+  /// Damaged disk-cache entries found (wrong size, checksum or SPIR-V): each
+  /// was reported (a warning in the log), deleted, compiled again and rewritten.
+  size_t disk_damaged = 0;
+  /// Compiled kernels in the memory cache now (at most the limit of
+  /// set_kernel_cache_limit, mlx_lite/ops/fast.h).
+  size_t kernels_cached = 0;
+  /// Custom-kernel pipelines (one per kernel and threadgroup size) cached now
+  /// (at most the same limit).
+  size_t pipelines_cached = 0;
 };
 
 }  // namespace fast
