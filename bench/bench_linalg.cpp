@@ -45,6 +45,16 @@ void BM_BatchedMatmul(benchmark::State& state) {
       benchmark::Counter(2.0 * batch * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// args: M = N, K: a long K is split across workgroups and summed by a
+// second pass (so no invocation passes lavapipe's loop cap).
+void BM_MatmulLongK(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0)), k = static_cast<int>(state.range(1));
+  array a = values({n, k}, float32), b = values({k, n}, float32);
+  bench::eval_loop(state, [&] { return matmul(a, b, kGpu); });
+  state.counters["flops"] =
+      benchmark::Counter(2.0 * n * n * k, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 // args: rows, len, op (0 softmax, 1 logsumexp)
 void BM_Softmax(benchmark::State& state) {
   const int rows = static_cast<int>(state.range(0)), len = static_cast<int>(state.range(1));
@@ -75,7 +85,15 @@ BENCHMARK(BM_BatchedMatmul)
     ->Args({512, 64})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+BENCHMARK(BM_MatmulLongK)
+    ->Args({64, 1 << 16})
+    ->Args({64, 1 << 20})
+    ->Args({256, 1 << 18})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Softmax)
+    ->Args({4, 1 << 22, 0})  // rows past 2^21 are composed of reductions
+    ->Args({4, 1 << 22, 1})
     ->Args({4096, 4096, 0})
     ->Args({4096, 4096, 1})
     ->Args({262144, 128, 0})
