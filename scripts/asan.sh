@@ -1,19 +1,47 @@
 #!/usr/bin/env bash
-# Builds every test with AddressSanitizer and UndefinedBehaviorSanitizer into
-# build-asan/ and runs the suite (under the validation layer, as
-# scripts/test.sh does). Any report fails the test that made it. Installs
-# missing packages first. About 15 minutes on 2 cores; not part of CI yet.
+# AddressSanitizer and UndefinedBehaviorSanitizer over the tests, on the
+# default Vulkan device (lavapipe without a GPU) under the validation layer,
+# as scripts/test.sh runs them. Any report stops the program that made it
+# (halt_on_error) and fails it. Installs missing packages first.
+#
+#   scripts/asan.sh        every test, RelWithDebInfo, in build-asan/
+#                          (about 55 minutes on 2 cores: 40 to build)
+#   scripts/asan.sh --ci   the CI subset, -O1 -g1, in build-asan-ci/: the fuzz
+#                          test (every op family on both backends, custom
+#                          kernels, creation, random, indexing, conv), the
+#                          custom-kernel and kernel-cache tests (compiler,
+#                          disk cache, pipelines), GPU timing (gpu_timer.cpp),
+#                          the loop-cap and large-array tests (split kernels,
+#                          64-bit CPU indexing) and the watchdog. Together they
+#                          run code of every file in backend/.
 #
 # -fno-sanitize=vptr: glslang is built without RTTI, and the vptr check
 # needs the type info of every class it sees.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize=vptr -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-  -DMLX_LITE_BUILD_BENCHMARKS=OFF -DMLX_LITE_BUILD_EXAMPLES=OFF > /dev/null
-cmake --build build-asan
-export ASAN_OPTIONS="detect_leaks=1"
+flags="-fsanitize=address,undefined -fno-sanitize=vptr -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp"
-export UBSAN_OPTIONS="print_stacktrace=1"
-ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 1500
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+if [[ ${1:-} != --ci ]]; then
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$flags" \
+    -DMLX_LITE_BUILD_BENCHMARKS=OFF -DMLX_LITE_BUILD_EXAMPLES=OFF > /dev/null
+  cmake --build build-asan
+  ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 1500
+  exit
+fi
+
+programs=(test_fuzz test_custom_kernel test_kernel_cache test_gpu_timing test_loop_cap
+          test_large_arrays test_gpu_watchdog)
+build=build-asan-ci
+# -O1 -g1 as scripts/tsan.sh: a third of RelWithDebInfo's build time, and
+# reports keep file and line.
+cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags -O1 -g1" \
+  -DMLX_LITE_BUILD_BENCHMARKS=OFF -DMLX_LITE_BUILD_EXAMPLES=OFF > /dev/null
+cmake --build $build --target "${programs[@]}"
+# Their ctest entries (each program labels its own), with the environment
+# ctest gives them: the validation layer, the GPU timeout, the watchdog's limits.
+labels=$(IFS='|'; echo "${programs[*]}")
+ctest --test-dir $build --output-on-failure -j "$(nproc)" --timeout 900 -L "^($labels)\$"
