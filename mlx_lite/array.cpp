@@ -31,6 +31,16 @@ size_t shape_size(const Shape& shape) {
   return static_cast<size_t>(checked_size(shape, "array"));
 }
 
+// `shape` once its elements, its row-major strides and its bytes are known to
+// fit in int64 (checked_nbytes): the first member an ArrayDesc builds, the
+// last guard against a wrapped size (ops check their shapes first). `op`
+// names the node.
+Shape checked_shape(Shape shape, Dtype dtype, const char* op) {
+  shape_size(shape);  // negative dims first
+  checked_nbytes(shape, dtype, op);
+  return shape;
+}
+
 array::Flags compute_flags(const Shape& shape, const Strides& strides, size_t size) {
   array::Flags f{};
   if (size <= 1) {
@@ -87,7 +97,7 @@ Strides row_major_strides(const Shape& shape) {
 }
 
 array::ArrayDesc::ArrayDesc(Shape shape_, Dtype dtype_)
-    : shape(std::move(shape_)),
+    : shape(checked_shape(std::move(shape_), dtype_, "array")),
       strides(row_major_strides(shape)),
       size(shape_size(shape)),
       dtype(dtype_),
@@ -97,7 +107,7 @@ array::ArrayDesc::ArrayDesc(Shape shape_, Dtype dtype_)
 
 array::ArrayDesc::ArrayDesc(Shape shape_, Dtype dtype_, std::shared_ptr<Primitive> primitive_,
                             std::vector<array> inputs_)
-    : shape(std::move(shape_)),
+    : shape(checked_shape(std::move(shape_), dtype_, primitive_ ? primitive_->name() : "array")),
       strides(row_major_strides(shape)),
       size(shape_size(shape)),
       dtype(dtype_),

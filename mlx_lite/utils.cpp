@@ -171,15 +171,35 @@ ShapeElem checked_dim(int64_t dim, const char* op) {
 }
 
 int64_t checked_product(const int32_t* begin, const int32_t* end, const char* op) {
+  // The product of the nonzero dims must fit too: it is the outermost
+  // row-major stride of a shape like (0, 2^31-1, 2^31-1, 2^31-1), which has no
+  // elements but would still overflow its strides (row_major_strides).
+  const bool empty = std::find(begin, end, 0) != end;
   int64_t n = 1;
   for (const int32_t* d = begin; d != end; ++d) {
-    if (__builtin_mul_overflow(n, static_cast<int64_t>(*d), &n)) {
+    if (__builtin_mul_overflow(n, int64_t{*d == 0 ? 1 : *d}, &n)) {
+      const std::string shape = fmt::format("{}", fmt::join(begin, end, ","));
       throw std::overflow_error(
-          fmt::format("[{}] The number of elements of shape ({}) does not fit in 64 bits.", op,
-                      fmt::join(begin, end, ",")));
+          empty ? fmt::format("[{}] Shape ({}) has no elements, but its row-major strides (which "
+                              "count a 0 dimension as 1) do not fit in 64 bits.",
+                              op, shape)
+                : fmt::format("[{}] The number of elements of shape ({}) does not fit in 64 bits.",
+                              op, shape));
     }
   }
-  return n;
+  return empty ? 0 : n;
+}
+
+int64_t checked_nbytes(const Shape& shape, Dtype dtype, const char* op) {
+  const int64_t size = checked_size(shape, op);
+  const int64_t item = static_cast<int64_t>(size_of(dtype));
+  if (size > std::numeric_limits<int64_t>::max() / item) {
+    throw std::overflow_error(
+        fmt::format("[{}] An array of shape {} and dtype {} has {} elements of {} bytes: its size "
+                    "in bytes does not fit in 64 bits.",
+                    op, shape_string(shape), dtype_name(dtype), size, item));
+  }
+  return size * item;
 }
 
 std::string shape_string(const Shape& shape) {

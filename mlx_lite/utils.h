@@ -96,13 +96,18 @@ Shape normalize_slice(const Shape& shape, Shape& start, const Shape& stop, const
 /// ShapeElem (int32, as in MLX).
 ShapeElem checked_dim(int64_t dim, const char* op);
 /// The product of `dims`, checked step by step; throws std::overflow_error
-/// naming `op` when it does not fit in int64.
+/// naming `op` when it does not fit in int64, or when the product of the
+/// nonzero dims does not (a shape's row-major strides must fit, even when it
+/// has no elements).
 /// @{
 int64_t checked_product(const int32_t* begin, const int32_t* end, const char* op);
 inline int64_t checked_size(const Shape& shape, const char* op) {
   return checked_product(shape.data(), shape.data() + shape.size(), op);
 }
 /// @}
+/// checked_size, and the bytes of an array of `shape` and `dtype` must fit
+/// in int64 too (nbytes() and byte offsets are computed in 64 bits).
+int64_t checked_nbytes(const Shape& shape, Dtype dtype, const char* op);
 
 /// "(2,3,4)" (and "(5,)" for one dim), the way messages print shapes.
 std::string shape_string(const Shape& shape);

@@ -453,6 +453,30 @@ TEST(Binary, BitwiseOnFloatsThrows) {
   EXPECT_NE(msg.find("[bitwise_or]"), std::string::npos) << msg;
 }
 
+// Integer powers wrap modulo 2^bits, as repeated multiplication does (issue
+// 15): the CPU's squaring of the base was a signed overflow, undefined
+// behaviour even where the result fits (10^9 in int32 squares 10^8).
+TEST(Binary, IntegerPowerWrapsAsMultiplication) {
+  auto ref = [](uint64_t base, int e) {
+    uint64_t r = 1;
+    for (int k = 0; k < e; ++k) r *= base;
+    return r;
+  };
+  for (const Device& d : devices()) {
+    const std::string where = device_name(d);
+    EXPECT_EQ(power(array(10, int32), array(9, int32), d).item<int32_t>(), 1000000000) << where;
+    EXPECT_EQ(power(array(3, int32), array(40, int32), d).item<int32_t>(),
+              static_cast<int32_t>(ref(3, 40)))
+        << where;
+    EXPECT_EQ(power(array(-3, int64), array(41, int64), d).item<int64_t>(),
+              static_cast<int64_t>(ref(static_cast<uint64_t>(-3), 41)))
+        << where;
+    EXPECT_EQ(power(array(255, uint16), array(3, uint16), d).item<uint16_t>(),
+              static_cast<uint16_t>(ref(255, 3)))
+        << where;
+  }
+}
+
 TEST(Binary, ScalarsAndEmpty) {
   array s = add(array(1.5f), array(2));
   EXPECT_EQ(s.ndim(), 0);

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "gpu_test_util.h"
 
@@ -185,6 +187,63 @@ TEST_F(GpuReduce, EmptyAxesGiveIdentities) {
   expect_close(prod(a, {1}, false, kGpu), ones({3}, float32, kCpu), 0, 0, "empty prod");
   EXPECT_TRUE(all(a, kGpu).item<bool>());
   EXPECT_FALSE(any(a, kGpu).item<bool>());
+}
+
+// Float32 sums of many elements against a float64 reference, on both devices
+// (issue 15, item 2). Pairwise summation's bound is about log2(n) * 2^-24 *
+// sum |x| (n = 2^26: 1.6e-6); terms added one at a time to one float32
+// accumulator can be off by up to n * 2^-24.
+constexpr double kSumRtol = 1e-6;
+
+// The relative error of a float32 result against the float64 sum `want`.
+double rel_error(const array& got, double want) {
+  return std::abs(static_cast<double>(astype(got, float32, kCpu).item<float>()) - want) /
+         std::abs(want);
+}
+
+TEST_F(GpuReduce, Float32SumsOfManyElementsAreAccurate) {
+  // 2^24 + 5 random floats in [0, 1), dense.
+  const int n = (1 << 24) + 5;
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> dist(0.0f, 1.0f);
+  std::vector<float> v(n);
+  double want = 0;
+  for (auto& e : v) {
+    e = dist(gen);
+    want += e;
+  }
+  array x(v.begin(), {n}, float32);
+  // 2^26 broadcast ones (one element read over and over).
+  array ones = broadcast_to(array(1.0f), {1 << 13, 1 << 13});
+  for (const Device& d : {kCpu, kGpu}) {
+    const std::string where = d == kCpu ? "cpu" : "gpu";
+    EXPECT_LT(rel_error(sum(x, false, d), want), kSumRtol) << where;
+    EXPECT_EQ(sum(ones, false, d).item<float>(), static_cast<float>(1 << 26)) << where;
+  }
+}
+
+TEST_F(GpuReduce, Float32SumsOfLargeThenSmallTermsAreAccurate) {
+  // The hard case for terms added one at a time: columns of 65536 whose
+  // first 256 terms are 1 and the rest far smaller (below half an ulp of 1,
+  // so adding each to a running 1 loses it). 1024 such columns (one column
+  // vector, broadcast) summed over axis 0: the many-rows path, where one
+  // workgroup took a whole column and each thread added 256 terms in turn.
+  const int len = 1 << 16;
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> tiny(0.0f, std::ldexp(1.0f, -24));
+  std::vector<float> v(len);
+  double want = 0;
+  for (int i = 0; i < len; ++i) {
+    v[i] = i < 256 ? 1.0f : tiny(gen);
+    want += v[i];
+  }
+  array col = broadcast_to(array(v.begin(), {len, 1}, float32), {len, 1024});
+  for (const Device& d : {kCpu, kGpu}) {
+    const std::string where = d == kCpu ? "cpu" : "gpu";
+    array s = sum(col, {0}, false, d);
+    EXPECT_LT(rel_error(max(s, false, kCpu), want), kSumRtol) << where;
+    EXPECT_LT(rel_error(min(s, false, kCpu), want), kSumRtol) << where;
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -79,7 +79,8 @@ TEST(ShapeOverflow, ElementCountPast64Bits) {
   expect_overflow([] { return zeros({INT_MAX, INT_MAX, INT_MAX}); }, "full");
   expect_overflow(
       [] {
-        return full_like(zeros({INT_MAX, 1, 1}), zeros({INT_MAX, INT_MAX}));
+        // uint8 values: float32 ones of this shape would already be 2^64 bytes.
+        return full_like(zeros({INT_MAX, 1, 1}), zeros({INT_MAX, INT_MAX}, uint8));
       },
       "full");
   // Past 32 bits but within 64 is a valid (lazy) shape.
@@ -107,6 +108,29 @@ TEST(ShapeOverflow, NewOpsCheckTheirSizes) {
       "tensordot");
 }
 
+TEST(ShapeOverflow, EmptyShapesWhoseStridesOverflow) {
+  // No elements, but the row-major strides (which count the 0 as 1) would be
+  // INT_MAX^3: signed overflow in row_major_strides before.
+  expect_overflow([] { return zeros({0, INT_MAX, INT_MAX, INT_MAX}); }, "full");
+  expect_overflow([] { return reshape(zeros({0}), {0, INT_MAX, INT_MAX, INT_MAX}); }, "reshape");
+  // Either order of the dims is refused the same way.
+  expect_overflow([] { return zeros({INT_MAX, INT_MAX, INT_MAX, 0}); }, "full");
+  // Strides that fit are fine.
+  array e = zeros({0, INT_MAX, INT_MAX});
+  EXPECT_EQ(e.size(), 0u);
+  EXPECT_EQ(e.strides(0), int64_t{INT_MAX} * INT_MAX);
+}
+
+TEST(ShapeOverflow, BytesPast64Bits) {
+  // 2^62 float32 elements fit in int64, their 2^64 bytes do not (nbytes()
+  // wrapped to 0 before, so an eval would allocate nothing and write 16 EiB).
+  expect_overflow([] { return zeros({1 << 30, 1 << 30, 4}, float32); }, "full");
+  expect_overflow([] { return astype(zeros({1 << 30, 1 << 30, 4}, uint8), float32); }, "AsType");
+  // 2^61 float32 elements: 2^63 bytes, one past INT64_MAX.
+  expect_overflow([] { return zeros({1 << 30, 1 << 30, 2}, float32); }, "full");
+  EXPECT_EQ(zeros({1 << 30, 1 << 30, 4}, uint8).nbytes(), size_t{1} << 62);
+}
+
 TEST(ShapeOverflow, Helpers) {
   EXPECT_EQ(checked_dim(INT_MAX, "t"), INT_MAX);
   EXPECT_THROW(checked_dim(int64_t{INT_MAX} + 1, "t"), std::overflow_error);
@@ -115,6 +139,8 @@ TEST(ShapeOverflow, Helpers) {
   EXPECT_EQ(checked_size({}, "t"), 1);
   EXPECT_EQ(checked_size({3, 0, INT_MAX}, "t"), 0);
   EXPECT_THROW(checked_size({INT_MAX, INT_MAX, 4}, "t"), std::overflow_error);
+  EXPECT_THROW(checked_size({0, INT_MAX, INT_MAX, INT_MAX}, "t"), std::overflow_error);
+  EXPECT_EQ(checked_size({0, INT_MAX, INT_MAX}, "t"), 0);
 }
 
 }  // namespace

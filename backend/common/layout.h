@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <utility>
+#include <vector>
 
 #include "mlx_lite/array.h"
 
@@ -13,15 +15,19 @@ namespace mlx_lite::common {
 
 // `shape` and N operands' strides with size-1 dims dropped and neighbouring
 // dims merged where they are contiguous in every operand: the fewest dims
-// that walk the same elements in the same order.
-template <size_t N>
-std::pair<Shape, std::array<Strides, N>> collapse_dims(
+// that walk the same elements in the same order. Dim is the type of the
+// merged dims: dims merge only while their product fits in it, so the
+// default (ShapeElem, for the GPU's 32-bit shape blocks) may leave more dims;
+// the CPU's loops take int64_t, which every element count fits.
+template <size_t N, typename Dim = ShapeElem>
+std::pair<std::vector<Dim>, std::array<Strides, N>> collapse_dims(
     const Shape& shape, const std::array<const Strides*, N>& strides) {
-  Shape dims;
+  std::vector<Dim> dims;
   std::array<Strides, N> st;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == 1) continue;
-    bool merge = !dims.empty();
+    bool merge = !dims.empty() &&
+                 int64_t{dims.back()} * shape[i] <= int64_t{std::numeric_limits<Dim>::max()};
     for (size_t k = 0; k < N && merge; ++k) {
       merge = st[k].back() == (*strides[k])[i] * shape[i];
     }

@@ -45,13 +45,15 @@ void binary_map(const array& a, const array& b, array& out, F f) {
   }
 }
 
+// base^exponent wrapped into C (cpu/wrapping.h), as the GPU's: squaring the
+// base overflows even when the result fits (10^9 in int32 squares 10^8).
 template <typename C>
 C integer_power(C base, C exponent) {
   if (exponent < 0) return base == 1 ? 1 : 0;  // integer results of 1/base^k
   C result = 1;
   while (exponent > 0) {
-    if (exponent & 1) result *= base;
-    base *= base;
+    if (exponent & 1) result = cpu::wrapping(result, base, std::multiplies<>{});
+    base = cpu::wrapping(base, base, std::multiplies<>{});
     exponent >>= 1;
   }
   return result;

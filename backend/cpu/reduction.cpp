@@ -217,9 +217,21 @@ void reduce(const array& in, array& out, const std::vector<int>& axes) {
     in_strides.push_back(in.strides()[d]);
     acc_strides.push_back(acc_strides_full[d]);
   }
+  // A reduced innermost dim (a broadcast, a transposed row) is walked here,
+  // in a register: one accumulator store per run instead of one per element.
+  int64_t run = 1, run_stride = 0;
+  if (!shape.empty() && acc_strides.back() == 0) {
+    run = shape.back();
+    run_stride = in_strides.back();
+    shape.pop_back();
+    in_strides.pop_back();
+    acc_strides.pop_back();
+  }
   std::vector<A> acc(out.size(), init_value<R, A>());
   cpu::for_each_offset<2>(shape, {&in_strides, &acc_strides}, [&](const auto& off) {
-    acc[off[1]] = combine<R, A>(acc[off[1]], to_acc<A>(src[off[0]]));
+    A a = acc[off[1]];
+    for (int64_t i = 0; i < run; ++i) a = combine<R, A>(a, to_acc<A>(src[off[0] + i * run_stride]));
+    acc[off[1]] = a;
   });
   for (size_t i = 0; i < acc.size(); ++i) dst[i] = from_acc<Out>(acc[i]);
 }

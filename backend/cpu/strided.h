@@ -16,13 +16,14 @@ namespace mlx_lite::cpu {
 // Calls f(offsets) for every element of `shape` in row-major order, where
 // offsets[k] is the element's offset in operand k (given by strides[k]).
 // Dims contiguous in every operand are merged first (common::collapse_dims), so the
-// inner loop is as long as possible.
+// inner loop is as long as possible; merged dims and counters are 64-bit (an
+// array may hold 2^31 elements and more).
 template <size_t N, typename F>
 void for_each_offset(const Shape& shape, const std::array<const Strides*, N>& strides, F&& f) {
   int64_t total = 1;
   for (auto d : shape) total *= d;
   if (total == 0) return;
-  auto [dims, st] = common::collapse_dims<N>(shape, strides);
+  auto [dims, st] = common::collapse_dims<N, int64_t>(shape, strides);
   std::array<int64_t, N> base{};
   if (dims.empty()) {
     f(base);

@@ -23,6 +23,17 @@ constexpr uint32_t kThreads = params::kReduceThreads;
 constexpr int64_t kTargetWorkgroups = 1024;
 // Below this many elements per chunk a second dispatch costs more than it saves.
 constexpr int64_t kMinChunk = 4096;
+// The most elements one workgroup reduces: each thread then adds at most 16
+// groups of 4 to its accumulator in turn (reduce.comp), so a float32 sum's
+// rounding error no longer grows with the row (the chunks' partials are
+// reduced by further passes, as a tree: the error grows as log(len), as
+// pairwise summation's), and no loop comes near lavapipe's cap of 65,535
+// iterations. Longer rows take more passes, each over 1/16384 of the last.
+constexpr int64_t kMaxChunk = 64 * kThreads;
+// The most partials one pass writes (32 MiB of int64), far below any
+// device's storage-buffer range; only inputs of 2^36 elements and more get
+// chunks longer than kMaxChunk.
+constexpr int64_t kMaxPartials = int64_t{1} << 22;
 
 int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
@@ -76,6 +87,24 @@ params::ReduceSpec spec(uint32_t op, bool dense) {
   return {.workgroup_size = kThreads, .OP = op, .CONTIGUOUS = dense};
 }
 
+// How a pass cuts each of `rows` rows of `len` elements: `groups` chunks of
+// `chunk` elements (a multiple of kThreads), one workgroup each.
+struct Chunks {
+  int64_t groups = 1, chunk;
+};
+
+Chunks chunks(int64_t rows, int64_t len) {
+  int64_t groups = 1;
+  if (rows < kTargetWorkgroups && len >= 2 * kMinChunk) {
+    groups = std::min(ceil_div(kTargetWorkgroups, rows), len / kMinChunk);
+  }
+  groups = std::max(groups, ceil_div(len, kMaxChunk));
+  groups = std::min(groups, std::max<int64_t>(kMaxPartials / rows, 1));
+  if (groups == 1) return {1, len};
+  const int64_t chunk = ceil_div(ceil_div(len, groups), kThreads) * kThreads;
+  return {ceil_div(len, chunk), chunk};  // no empty chunk
+}
+
 }  // namespace
 
 void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
@@ -85,52 +114,50 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   const int64_t rows = static_cast<int64_t>(out.size());
   if (rows == 0) return;
   View view = reduction_view(in, axes_);
-  const int64_t len = view.len;
   auto [dims, st] = common::collapse_dims<1>(view.shape, {&view.strides});
   const bool dense = st[0] == row_major_strides(dims);
-
-  // Few long rows: G workgroups per row reduce chunks into partials, and a
-  // second dispatch reduces each row's G partials.
-  int64_t groups = 1, chunk = len;
-  if (rows < kTargetWorkgroups && len >= 2 * kMinChunk) {
-    groups = std::min(ceil_div(kTargetWorkgroups, rows), len / kMinChunk);
-    chunk = ceil_div(ceil_div(len, groups), kThreads) * kThreads;
-    groups = ceil_div(len, chunk);  // no empty chunk
-  }
-
-  vulkan::ShapeBlock shapes;
-  const params::ReduceParams first{.n = rows * len,
-                                   .rows = rows,
-                                   .len = len,
-                                   .groups = groups,
-                                   .chunk = chunk,
-                                   .offset = view.offset,
-                                   .view = shapes.add<1>(dims, st)};
   const uint32_t op = static_cast<uint32_t>(type_);
   auto& encoder = vulkan::encoder(stream());
-  if (groups == 1) {
-    encoder.dispatch(kernel(in.dtype(), out.dtype()), spec(op, dense), first, shapes,
-                     {input(in), output(out)}, vulkan::Grid::workgroups(rows));
-    return;
-  }
+
+  // Long rows: G workgroups per row reduce chunks into partials, and further
+  // passes reduce each row's partials (a dense run of G) the same way.
+  int64_t len = view.len;
+  Chunks c = chunks(rows, len);
+  vulkan::ShapeBlock shapes;
+  params::ReduceParams p{.n = rows * len,
+                         .rows = rows,
+                         .len = len,
+                         .groups = c.groups,
+                         .chunk = c.chunk,
+                         .offset = view.offset,
+                         .view = shapes.add<1>(dims, st)};
   // Partials in the accumulator type of reduce.comp: integer sums keep
   // wrapping modulo 2^64 (uint64's min and max keep their order) and NaN
-  // stays NaN across the two passes.
+  // stays NaN across the passes.
   const Dtype acc = is_floating_point(in.dtype()) ? float32 : in.dtype() == uint64 ? uint64 : int64;
-  const int64_t partials = rows * groups;
-  array temp(allocator::malloc(partials * size_of(acc)), {static_cast<ShapeElem>(partials)}, acc);
-  encoder.dispatch(kernel(in.dtype(), acc), spec(op, dense), first, shapes,
-                   {input(in), output(temp)}, vulkan::Grid::workgroups(partials));
-  // Each row's partials are a dense run: the flat path reads no shapes.
-  const params::ReduceParams second{.n = partials,
-                                    .rows = rows,
-                                    .len = groups,
-                                    .groups = 1,
-                                    .chunk = groups,
-                                    .offset = 0,
-                                    .view = {}};
-  encoder.dispatch(kernel(acc, out.dtype()), spec(op, true), second, {}, {input(temp), output(out)},
-                   vulkan::Grid::workgroups(rows));
+  array src = in;
+  bool src_dense = dense;
+  while (c.groups > 1) {
+    const int64_t partials = rows * c.groups;
+    array temp(allocator::malloc(partials * size_of(acc)), {static_cast<ShapeElem>(partials)}, acc);
+    encoder.dispatch(kernel(src.dtype(), acc), spec(op, src_dense), p, shapes,
+                     {input(src), output(temp)}, vulkan::Grid::workgroups(partials));
+    // Each row's partials are a dense run: the flat path reads no shapes.
+    src = temp;
+    src_dense = true;
+    shapes = {};
+    len = c.groups;
+    c = chunks(rows, len);
+    p = {.n = partials,
+         .rows = rows,
+         .len = len,
+         .groups = c.groups,
+         .chunk = c.chunk,
+         .offset = 0,
+         .view = {}};
+  }
+  encoder.dispatch(kernel(src.dtype(), out.dtype()), spec(op, src_dense), p, shapes,
+                   {input(src), output(out)}, vulkan::Grid::workgroups(rows));
 }
 
 }  // namespace mlx_lite

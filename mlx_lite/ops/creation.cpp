@@ -93,7 +93,7 @@ array full(Shape shape, array vals, Dtype dtype, StreamOrDevice s) {
           fmt::format("[full] Shape {} has a negative dimension.", shape_string(shape)));
     }
   }
-  checked_size(shape, "full");
+  checked_nbytes(shape, dtype, "full");
   // A copy of the broadcast, as MLX's Full: evaluated, the result is a dense
   // row-contiguous array of its own (flags, strides and nbytes of the full
   // shape, donatable to the next op), not a stride-0 view of one element.

@@ -74,6 +74,12 @@ OUT_COMPUTE to_out(ACC a) {
 
 ACC load(uint i) { return ACC(load_in(in0[i])); }
 
+// Element i of the chunk that starts at view element `begin`.
+ACC element(int64_t begin, uint i, bool small) {
+  if (CONTIGUOUS) return load(uint(params.offset + begin) + i);
+  return load(uint(params.offset) + locate(params.view, 0, begin + int64_t(i), small));
+}
+
 void main() {
   const uint t = gl_LocalInvocationID.x;
   const int64_t w = workgroup_index();
@@ -87,25 +93,21 @@ void main() {
   const int64_t begin = row * len + (w - row * groups) * chunk;
   // Chunks hold fewer than 2^32 elements (buffers are indexed in 32 bits).
   const uint n = uint(min(chunk, (row + 1) * len - begin));
+  const bool small = fits_32_bits(params.n);
 
+  // Four independent loads per iteration keep more reads in flight, and they
+  // combine in pairs before they reach the accumulator: a thread's serial
+  // chain is n / (4 * kThreads) long, at most 16 (reduction.cpp's kMaxChunk),
+  // which bounds the rounding error of float32 sums.
   ACC acc = identity();
-  if (CONTIGUOUS) {
-    // Four independent loads per iteration keep more reads in flight.
-    const uint first = uint(params.offset + begin);
-    uint j = t;
-    for (; j + 3u * kThreads < n; j += 4u * kThreads) {
-      const ACC a = combine(load(first + j), load(first + j + kThreads));
-      const ACC b = combine(load(first + j + 2u * kThreads), load(first + j + 3u * kThreads));
-      acc = combine(acc, combine(a, b));
-    }
-    for (; j < n; j += kThreads) acc = combine(acc, load(first + j));
-  } else {
-    const bool small = fits_32_bits(params.n);
-    for (uint j = t; j < n; j += kThreads) {
-      const uint loc = locate(params.view, 0, begin + int64_t(j), small);
-      acc = combine(acc, load(uint(params.offset) + loc));
-    }
+  uint j = t;
+  for (; j + 3u * kThreads < n; j += 4u * kThreads) {
+    const ACC a = combine(element(begin, j, small), element(begin, j + kThreads, small));
+    const ACC b =
+        combine(element(begin, j + 2u * kThreads, small), element(begin, j + 3u * kThreads, small));
+    acc = combine(acc, combine(a, b));
   }
+  for (; j < n; j += kThreads) acc = combine(acc, element(begin, j, small));
   partial[t] = acc;
   barrier();
   for (uint s = kThreads / 2u; s > 0u; s >>= 1u) {
