@@ -45,15 +45,26 @@ const MatmulKernel& kernel(Dtype t, int tile, bool partials) {
 constexpr int64_t kMaxKTile4 = int64_t{1} << 16;
 constexpr int64_t kMaxKTile8 = int64_t{1} << 15;
 
+// Workgroups enough to keep a large GPU busy (an H100 has 132 SMs).
+constexpr int64_t kBusyWorkgroups = 256;
+// Few output tiles over a long K would leave most of a large GPU idle while
+// one workgroup walks all of K (64 x 64 by 65,536: 3.4 ms on an H100,
+// cuBLAS 0.04 ms), so K is split for them too, into chunks of at least this.
+constexpr int64_t kMinKChunk = 512;
+
 // How a K is split: `splits` chunks of k_chunk (a multiple of the kernel's
-// step of 16, at least 1), as even as that allows.
+// step of 16, at least 1), as even as that allows. It depends on the shapes
+// only, so every device adds in the same order.
 struct KSplit {
   int64_t splits, k_chunk;
 };
-KSplit split_k(int64_t K, int tile) {
+KSplit split_k(int64_t K, int tile, int64_t tiles) {
   const int64_t most = tile == 8 ? kMaxKTile8 : kMaxKTile4;
-  if (K <= most) return {1, std::max<int64_t>(K, 1)};
-  const int64_t splits = (K + most - 1) / most;
+  int64_t splits = (K + most - 1) / most;
+  if (tiles < kBusyWorkgroups) {
+    splits = std::max(splits, std::min((kBusyWorkgroups + tiles - 1) / tiles, K / kMinKChunk));
+  }
+  if (splits <= 1) return {1, std::max<int64_t>(K, 1)};
   const int64_t k_chunk = ((K + splits - 1) / splits + 15) / 16 * 16;
   return {(K + k_chunk - 1) / k_chunk, k_chunk};
 }
@@ -79,13 +90,12 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   // 128 x 128 tiles (8 x 8 per thread) do twice the arithmetic per load of
   // 64 x 64 ones, but need enough of them to keep every core busy, and
   // matrices large enough not to waste most of each tile.
-  constexpr int64_t kWideTilesMin = 256;
   const int64_t wide_tiles = batches * ((M + 127) / 128) * ((N + 127) / 128);
-  const int tile = M > 64 && N > 64 && wide_tiles >= kWideTilesMin ? 8 : 4;
+  const int tile = M > 64 && N > 64 && wide_tiles >= kBusyWorkgroups ? 8 : 4;
   const int64_t tile_size = 16 * tile;
   const int64_t tiles =
       batches * ((M + tile_size - 1) / tile_size) * ((N + tile_size - 1) / tile_size);
-  const KSplit split = split_k(K, tile);
+  const KSplit split = split_k(K, tile, tiles);
 
   // The shader indexes in 32 bits: a bound buffer holds fewer than 2^32
   // elements of 2 or 4 bytes (maxStorageBufferRange < 4 GiB).
