@@ -311,8 +311,12 @@ TEST_F(KernelCacheTest, CachesStayWithinTheirLimit) {
       "{:.1f} MB after {}\n",
       kKernels, seconds, 1e3 * seconds / kKernels, rss_at_200 / 1e6, rss_at_end / 1e6, kKernels);
   // Unbounded, 800 more kernels held 800 * ~0.4 MB; bounded, the
-  // allocator's noise only.
+  // allocator's noise only. Not under AddressSanitizer, whose quarantine
+  // holds freed memory back (up to 256 MB): the cache sizes above are
+  // checked there all the same.
+#if !defined(__SANITIZE_ADDRESS__)
   EXPECT_LT(rss_at_end, rss_at_200 + (size_t{24} << 20));
+#endif
   EXPECT_TRUE(run(kept, -1, 32)) << "a kernel held by the caller after its eviction";
   EXPECT_TRUE(run(kept, -1, 8)) << "and with a new threadgroup size";
   // clear_cache() empties both; held kernels still work.
