@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backend/vulkan/device.h"
+#include "env_util.h"
 #include "gpu_test_util.h"
 #include "test_util.h"
 
@@ -32,6 +33,8 @@ using namespace mlx_lite;
 using gpu_test::kCpu;
 using gpu_test::kGpu;
 using test_util::error_of;
+using test_util::nonce;
+using test_util::ScopedEnv;
 using test_util::values;
 using test_util::values_as;
 
@@ -72,28 +75,6 @@ std::string message_of(const std::function<void()>& f) {
       << "expected not to find \"" << (part) << "\" in:\n"   \
       << (text)
 
-// Sets an environment variable for a scope, restoring it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 // What the kernel cache did since construction.
 struct CacheDelta {
   fast::KernelCacheStats start = fast::kernel_cache_stats();
@@ -108,12 +89,6 @@ size_t device_value(const std::string& key) {
 
 size_t subgroup_size() {
   return device_value("subgroup_size");
-}
-
-// A text that no earlier run has put in a kernel (for caches that persist).
-std::string nonce() {
-  std::random_device rd;
-  return std::to_string(getpid()) + "_" + std::to_string(rd()) + "_" + std::to_string(rd());
 }
 
 // Restores the device's float32 atomics when a test that forced the

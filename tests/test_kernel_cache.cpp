@@ -20,10 +20,13 @@
 #include <vector>
 
 #include "backend/vulkan/device.h"
+#include "env_util.h"
 #include "gpu_test_util.h"
 #include "test_util.h"
 
 using namespace mlx_lite;
+using test_util::nonce;
+using test_util::ScopedEnv;
 using test_util::values;
 
 namespace fs = std::filesystem;
@@ -31,28 +34,6 @@ namespace fs = std::filesystem;
 namespace {
 
 class KernelCacheTest : public gpu_test::GpuTest {};
-
-// Sets an environment variable for a scope, restoring it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // A fresh directory, removed with its contents at the end of the scope.
 struct TempDir {
@@ -70,11 +51,6 @@ struct ScopedKernelCacheLimit {
   explicit ScopedKernelCacheLimit(size_t limit) : old(fast::set_kernel_cache_limit(limit)) {}
   ~ScopedKernelCacheLimit() { fast::set_kernel_cache_limit(old); }
 };
-
-std::string nonce() {
-  std::random_device rd;
-  return std::to_string(getpid()) + "_" + std::to_string(rd()) + "_" + std::to_string(rd());
-}
 
 std::string read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -119,18 +95,30 @@ bool run_fresh(const std::string& tag) {
   return ok;
 }
 
+// A disk cache of the test's own holding one entry, `original` at `entry`,
+// of a kernel no earlier run has built (`tag`).
+class KernelCacheEntryTest : public KernelCacheTest {
+ protected:
+  void SetUp() override {
+    KernelCacheTest::SetUp();
+    if (IsSkipped()) return;
+    ASSERT_TRUE(run_fresh(tag));
+    entry = only_entry(tmp.path);
+    original = read_bytes(entry);
+  }
+  TempDir tmp;
+  ScopedEnv cache{"MLX_LITE_KERNEL_CACHE", tmp.path.string()};
+  const std::string tag = nonce();
+  fs::path entry;
+  std::string original;
+};
+
 // Fuzz: 200 damaged copies of one entry (seeded, so every run damages the
 // same bytes), each a flip of 1 to 8 random bytes in the entry's header,
 // GLSL or SPIR-V, or a truncation. Every call must compute the right
 // result from a fresh compile (never from the damaged code, never a crash),
 // count the entry as damaged, and leave the entry rewritten byte for byte.
-TEST_F(KernelCacheTest, DamagedEntriesAreNeverUsed) {
-  TempDir tmp;
-  ScopedEnv cache("MLX_LITE_KERNEL_CACHE", tmp.path.string());
-  const std::string tag = nonce();
-  ASSERT_TRUE(run_fresh(tag));
-  const fs::path entry = only_entry(tmp.path);
-  const std::string original = read_bytes(entry);
+TEST_F(KernelCacheEntryTest, DamagedEntriesAreNeverUsed) {
   {
     CacheDelta warm;
     ASSERT_TRUE(run_fresh(tag));
@@ -186,13 +174,7 @@ TEST_F(KernelCacheTest, DamagedEntriesAreNeverUsed) {
 
 // What a crashed or interrupted writer can leave: an entry cut anywhere
 // (its temporary file is never read), or nothing at all.
-TEST_F(KernelCacheTest, TruncatedEntriesAreRecompiled) {
-  TempDir tmp;
-  ScopedEnv cache("MLX_LITE_KERNEL_CACHE", tmp.path.string());
-  const std::string tag = nonce();
-  ASSERT_TRUE(run_fresh(tag));
-  const fs::path entry = only_entry(tmp.path);
-  const std::string original = read_bytes(entry);
+TEST_F(KernelCacheEntryTest, TruncatedEntriesAreRecompiled) {
   // A temporary file of a writer that died: ignored, never read.
   write_bytes(entry.string() + ".1234.abcd.tmp", original.substr(0, 40));
   for (size_t length : {size_t{0}, size_t{7}, size_t{8}, size_t{31}, size_t{32}, size_t{33},
@@ -213,13 +195,7 @@ TEST_F(KernelCacheTest, TruncatedEntriesAreRecompiled) {
 }
 
 // An entry of the first format (no checksum) is replaced without a report.
-TEST_F(KernelCacheTest, OlderFormatEntriesAreReplaced) {
-  TempDir tmp;
-  ScopedEnv cache("MLX_LITE_KERNEL_CACHE", tmp.path.string());
-  const std::string tag = nonce();
-  ASSERT_TRUE(run_fresh(tag));
-  const fs::path entry = only_entry(tmp.path);
-  const std::string original = read_bytes(entry);
+TEST_F(KernelCacheEntryTest, OlderFormatEntriesAreReplaced) {
   // Format 1: magic MLXKSPV1, the GLSL's length and text, the SPIR-V.
   const std::string glsl =
       original.substr(32, original.find(std::string("\x03\x02\x23\x07", 4)) - 32);
@@ -236,13 +212,8 @@ TEST_F(KernelCacheTest, OlderFormatEntriesAreReplaced) {
 }
 
 // A damaged entry is reported once, as a warning in the log (on by default).
-TEST_F(KernelCacheTest, ADamagedEntryIsReportedOnce) {
-  TempDir tmp;
-  ScopedEnv cache("MLX_LITE_KERNEL_CACHE", tmp.path.string());
-  const std::string tag = nonce();
-  ASSERT_TRUE(run_fresh(tag));
-  const fs::path entry = only_entry(tmp.path);
-  std::string bytes = read_bytes(entry);
+TEST_F(KernelCacheEntryTest, ADamagedEntryIsReportedOnce) {
+  std::string bytes = original;
   bytes[bytes.size() - 5] ^= 0x10;  // in the SPIR-V's last instruction
   write_bytes(entry, bytes);
   ::testing::internal::CaptureStderr();
@@ -297,7 +268,9 @@ TEST_F(KernelCacheTest, CachesStayWithinTheirLimit) {
     // Every tenth kernel also with a second threadgroup size: a second pipeline.
     auto kernel = numbered_kernel(tag, k);
     ASSERT_TRUE(run(kernel, k, 32)) << "kernel " << k;
-    if (k % 10 == 0) ASSERT_TRUE(run(kernel, k, 16)) << "kernel " << k;
+    if (k % 10 == 0) {
+      ASSERT_TRUE(run(kernel, k, 16)) << "kernel " << k;
+    }
     const auto stats = fast::kernel_cache_stats();
     ASSERT_LE(stats.kernels_cached, kLimit) << "kernel " << k;
     ASSERT_LE(stats.pipelines_cached, kLimit) << "kernel " << k;

@@ -154,10 +154,6 @@ uint32_t check_against_device(const std::string& kernel_name, const std::vector<
   return static_cast<uint32_t>(shared);
 }
 
-}  // namespace
-
-namespace {
-
 // Compiled kernels by key, least recently used evicted past the limit.
 struct MemoryCache {
   struct Entry {

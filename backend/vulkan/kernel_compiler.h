@@ -1,6 +1,6 @@
 // Custom kernels' GLSL to SPIR-V with glslang at run time, checked by
 // SPIRV-Cross reflection against the device, and cached in memory (an LRU
-// of kernel_cache_limit() entries) and on disk (kernel_disk_cache.h), keyed
+// of set_kernel_cache_limit()'s entries) and on disk (kernel_disk_cache.h), keyed
 // by the generated GLSL (which holds everything that changes the code) and
 // the compiler's version.
 #pragma once
@@ -29,10 +29,6 @@ struct CompiledKernel {
   uint32_t shared_memory_bytes;
   Shader shader;  // named by the kernel that compiled it first (for logs)
 };
-
-// The default of set_kernel_cache_limit: compiled kernels kept in memory,
-// and pipelines of custom kernels (one per kernel and threadgroup size).
-inline constexpr size_t kDefaultKernelCacheLimit = 256;
 
 // The SPIR-V of `glsl` (generate_kernel_source's), compiled or from a cache.
 // Throws std::runtime_error with glslang's messages mapped onto the user's

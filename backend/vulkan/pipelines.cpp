@@ -55,10 +55,6 @@ std::unique_ptr<Pipeline> create(const Shader& shader, std::span<const uint32_t>
   return p;
 }
 
-// The default limit on run-time shaders' pipelines: on lavapipe each holds
-// about 170 KB of host memory (its LLVM-compiled code), so 256 are ~45 MB.
-constexpr size_t kDefaultRuntimeLimit = 256;
-
 struct Entry {
   std::shared_ptr<const Pipeline> pipeline;
   bool builtin;
@@ -70,7 +66,7 @@ struct Cache {
   absl::node_hash_map<std::string, Entry> pipelines;
   std::atomic<uint64_t> clock{0};
   size_t runtime = 0;  // run-time shaders' pipelines in `pipelines`
-  size_t limit = kDefaultRuntimeLimit;
+  size_t limit = kDefaultKernelCacheLimit;
 
   // Evicts the least recently used run-time pipelines past `limit`. Under
   // the unique lock; a scan, but only after a pipeline was created, which

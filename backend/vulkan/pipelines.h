@@ -9,8 +9,9 @@
 // constants the code names) and kept for the process. Those of shaders
 // compiled at run time (custom kernels: one per kernel and threadgroup size,
 // without bound in a program that generates kernels) are an LRU cache of at
-// most pipeline_cache_limit() entries; an evicted pipeline lives on while a
-// batch that binds it has not completed (the encoder holds its shared_ptr).
+// most kDefaultKernelCacheLimit entries (set_runtime_pipeline_limit); an
+// evicted pipeline lives on while a batch that binds it has not completed
+// (the encoder holds its shared_ptr).
 #pragma once
 
 #include <cstddef>
@@ -22,6 +23,12 @@
 #include "backend/vulkan/kernel.h"
 
 namespace mlx_lite::vulkan {
+
+// The default of fast::set_kernel_cache_limit: compiled custom kernels kept
+// in memory, and their pipelines (one per kernel and threadgroup size). On
+// lavapipe a pipeline holds about 170 KB of host memory (its LLVM-compiled
+// code) and a compiled kernel about as much, so 256 of each are ~90 MB.
+inline constexpr size_t kDefaultKernelCacheLimit = 256;
 
 // The push constants every Vulkan device has (maxPushConstantsSize >= 128).
 inline constexpr uint32_t kPushConstantBytes = 128;

@@ -137,15 +137,17 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   const Dtype acc = is_floating_point(in.dtype()) ? float32 : in.dtype() == uint64 ? uint64 : int64;
   array src = in;
   bool src_dense = dense;
+  const vulkan::ShapeBlock no_shapes;  // the partials' passes read none
+  const vulkan::ShapeBlock* src_shapes = &shapes;
   while (c.groups > 1) {
     const int64_t partials = rows * c.groups;
     array temp(allocator::malloc(partials * size_of(acc)), {static_cast<ShapeElem>(partials)}, acc);
-    encoder.dispatch(kernel(src.dtype(), acc), spec(op, src_dense), p, shapes,
+    encoder.dispatch(kernel(src.dtype(), acc), spec(op, src_dense), p, *src_shapes,
                      {input(src), output(temp)}, vulkan::Grid::workgroups(partials));
     // Each row's partials are a dense run: the flat path reads no shapes.
     src = temp;
     src_dense = true;
-    shapes = {};
+    src_shapes = &no_shapes;
     len = c.groups;
     c = chunks(rows, len);
     p = {.n = partials,
@@ -156,7 +158,7 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
          .offset = 0,
          .view = {}};
   }
-  encoder.dispatch(kernel(src.dtype(), out.dtype()), spec(op, src_dense), p, shapes,
+  encoder.dispatch(kernel(src.dtype(), out.dtype()), spec(op, src_dense), p, *src_shapes,
                    {input(src), output(out)}, vulkan::Grid::workgroups(rows));
 }
 

@@ -14,8 +14,8 @@ void main() {
   const int64_t i = thread_index();
   if (i >= params.n) return;
   // Indices in 32 bits: the partials lie in one binding (fewer than 2^32
-  // floats). splits is K / 2^15 or fewer: below lavapipe's loop cap for any
-  // K a shape can have (below 2^31).
+  // floats). splits is at most 256 (a split to fill the GPU) or K / 2^15
+  // (lavapipe's cap): 65,536 at worst, for a K of 2^31 - 1 no binding holds.
   const uint n = uint(params.n), splits = uint(params.splits);
   float sum = 0.0;
   for (uint s = 0u; s < splits; ++s) sum += partials[s * n + uint(i)];
