@@ -140,7 +140,7 @@ TEST_F(PortingGuide, VectorTypes) {
 TEST_F(PortingGuide, InfinityAndSelect) {
   expect_map(run("result[i] = x[i] > 0.0 ? uintBitsToFloat(0x7f800000u) : "
                  "-uintBitsToFloat(0x7f800000u);"),
-             [](double v) { return v > 0 ? INFINITY : -INFINITY; });
+             [](double v) -> double { return v > 0 ? INFINITY : -INFINITY; });
   expect_map(run("float a = 0.0, b = x[i]; bool c = x[i] > 0.0; result[i] = mix(a, b, c);"),
              [](double v) { return v > 0 ? v : 0.0; });
   expect_map(run("float a = 0.0, b = x[i]; bool c = x[i] < 0.0; result[i] = c ? b : a;"),
