@@ -15,9 +15,9 @@
 // - the forward reads a corner only where it lies inside x (the seed reads
 //   all four and zeros the outside ones afterwards; in Vulkan a read outside
 //   a buffer is undefined);
-// - the VJP pads C to a multiple of the device's subgroup size (the seed
-//   hard-codes 32) and scales the grid gradient by W / 2.0 and H / 2.0 (the
-//   seed's integer W / 2 is wrong for odd sizes).
+// - the VJP pads C with threads_per_simdgroup (32 on every device, as the
+//   seed's hard-coded 32) and scales the grid gradient by W / 2.0 and H / 2.0
+//   (the seed's integer W / 2 is wrong for odd sizes).
 //
 // Custom kernels run on the GPU only: when the default device is the CPU,
 // grid_sample() computes the composed reference (grid_sample_ref.h) instead.
@@ -284,13 +284,9 @@ inline const fast::CustomKernelFunction& jvp_kernel() {
   return kernel;
 }
 
-// The GPU's subgroup size (threads_per_simdgroup): 32 on NVIDIA, 8 on
-// lavapipe.
-inline int subgroup_size() {
-  static const int size =
-      static_cast<int>(std::get<size_t>(gpu::device_info().at("subgroup_size")));
-  return size;
-}
+// Simdgroups are 32 threads wide on every device (emulated where subgroups
+// are narrower, as on lavapipe's 8).
+inline constexpr int kSimdgroupSize = 32;
 
 inline int round_up(int n, int multiple) {
   return (n + multiple - 1) / multiple * multiple;
@@ -337,13 +333,14 @@ inline std::pair<array, array> grid_sample_vjp(const array& x, const array& grid
   grid_sample_detail::check_inputs(x, grid);
   const int B = x.shape(0), C = x.shape(3);
   const int gN = grid.shape(1), gM = grid.shape(2);
-  // Pad the channels to the subgroup size so that the simd_sums do not
-  // overlap, and make the threadgroup a multiple of it too, so that
-  // subgroups never straddle two grid points.
-  const int simdgroup_size = grid_sample_detail::subgroup_size();
-  const int C_padded = grid_sample_detail::round_up(C, simdgroup_size);
+  // Pad the channels to the simdgroup size so that the simd_sums do not
+  // overlap. simd_sum needs whole threadgroups: the threadgroup is the
+  // largest of 256, 128, 64 and 32 threads that divides the grid (32 always
+  // does), so that simdgroups never straddle two grid points either.
+  const int C_padded = grid_sample_detail::round_up(C, grid_sample_detail::kSimdgroupSize);
   const int grid_size = B * gN * gM * C_padded;
-  const int threadgroup = grid_sample_detail::round_up(256, simdgroup_size);
+  int threadgroup = 256;
+  while (grid_size % threadgroup != 0) threadgroup /= 2;
   auto outs = grid_sample_detail::vjp_kernel()(
       {x, grid, cotangent}, {x.shape(), grid.shape()}, {float32, float32}, {grid_size, 1, 1},
       {threadgroup, 1, 1}, {}, /*init_value=*/0.0f, false, Device(Device::gpu));

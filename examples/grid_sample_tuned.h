@@ -404,10 +404,13 @@ inline const fast::CustomKernelFunction& x_grad_kernel(int vec) {
 
 inline const fast::CustomKernelFunction& grid_grad_kernel(int vec) {
   static const fast::CustomKernelFunction kernels[2] = {
+      // subgroupShuffleXor over the device's own subgroups (subgroup_size()).
       fast::vulkan_kernel("grid_sample_tuned_grid_grad_s", {"x", "grid", "cot"}, {"grid_grad"},
-                          kGridGradSource, header(1, kGridGradHeader)),
+                          kGridGradSource, header(1, kGridGradHeader), true, false,
+                          /*native_simdgroups=*/true),
       fast::vulkan_kernel("grid_sample_tuned_grid_grad_v4", {"x", "grid", "cot"}, {"grid_grad"},
-                          kGridGradSource, header(4, kGridGradHeader))};
+                          kGridGradSource, header(4, kGridGradHeader), true, false,
+                          /*native_simdgroups=*/true)};
   return kernels[vec_index(vec)];
 }
 

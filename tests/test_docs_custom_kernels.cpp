@@ -83,7 +83,7 @@ static_assert(std::is_same_v<
               decltype(&fast::vulkan_kernel),
               fast::CustomKernelFunction (*)(const std::string&, const std::vector<std::string>&,
                                              const std::vector<std::string>&, const std::string&,
-                                             const std::string&, bool, bool)>);
+                                             const std::string&, bool, bool, bool)>);
 static_assert(std::is_same_v<decltype(&fast::CustomKernelFunction::operator()),
                              std::vector<array> (fast::CustomKernelFunction::*)(
                                  const std::vector<array>&, const std::vector<Shape>&,

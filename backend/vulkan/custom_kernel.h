@@ -34,6 +34,7 @@ struct CustomKernelSource {
   std::string source, header;
   bool ensure_row_contiguous;
   bool atomic_outputs;
+  bool native_simdgroups = false;
 };
 
 class CustomKernelTemplate {

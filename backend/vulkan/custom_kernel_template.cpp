@@ -8,6 +8,7 @@
 #include "backend/common/log.h"
 #include "backend/vulkan/custom_kernel.h"
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/kernel_extensions.h"
 #include "backend/vulkan/loop_cap.h"
 
 namespace mlx_lite::vulkan {
@@ -36,6 +37,23 @@ std::string variant_key(std::span<const array> inputs, std::span<const Dtype> ou
     if (auto* b = std::get_if<bool>(&value)) key += *b ? "b1" : "b0";
   }
   return key;
+}
+
+// How simdgroups run on this device for a kernel (kernel_simd.h).
+SimdTarget simd_target(bool native_simdgroups) {
+  const auto& device = Device::get();
+  const auto& f = device.features();
+  return {.width = native_simdgroups ? SimdWidth::device : SimdWidth::metal32,
+          .subgroups32 = native_simdgroups ? f.subgroup_size == 32 : f.subgroups32(),
+          .max_threads = device.limits().max_workgroup_invocations,
+          .float16 = f.float16};
+}
+
+// Metal's simdgroups on a device whose default subgroups are not 32 but can be.
+uint32_t required_subgroup_size(const SimdTarget& simd) {
+  const auto& f = Device::get().features();
+  return simd.width == SimdWidth::metal32 && f.subgroup_size != 32 && f.require_subgroup_32 ? 32
+                                                                                            : 0;
 }
 
 // verbose=true: the GLSL on stdout, and once on stderr what the device's
@@ -69,6 +87,7 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
       return it->second;
     }
   }
+  check_kernel_extensions(source_.name, source_.header, source_.source);
   KernelSourceRequest request{.name = source_.name,
                               .input_names = source_.input_names,
                               .output_names = source_.output_names,
@@ -79,7 +98,8 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
                               .output_dtypes = {output_dtypes.begin(), output_dtypes.end()},
                               .input_ndims = {},
                               .template_args = {template_args.begin(), template_args.end()},
-                              .float32_atomic_add = float_atomics};
+                              .float32_atomic_add = float_atomics,
+                              .simd = simd_target(source_.native_simdgroups)};
   for (const auto& in : inputs) {
     request.input_dtypes.push_back(in.dtype());
     request.input_ndims.push_back(in.ndim());
@@ -87,7 +107,8 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
   auto v = std::make_shared<CustomKernelVariant>();
   v->generated = generate_kernel_source(request);
   if (verbose) print_glsl(v->generated.glsl);
-  v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source);
+  v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source,
+                               required_subgroup_size(request.simd));
   std::lock_guard lock(mutex_);
   return variants_.try_emplace(key, std::move(v)).first->second;
 }

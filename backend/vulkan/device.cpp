@@ -217,12 +217,12 @@ void Device::read_properties() {
 }
 
 // The logical device and its queue, with the features the built-in
-// shaders rely on and the optional ones used where present.
+// shaders rely on and the optional ones (device_features.h) custom kernels
+// may use, where present.
 void Device::create_device() {
   auto supported =
       physical_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
-                             vk::PhysicalDeviceVulkan12Features,
-                             vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+                             vk::PhysicalDeviceVulkan12Features>();
   const auto& f10 = supported.get<vk::PhysicalDeviceFeatures2>().features;
   const auto& f11 = supported.get<vk::PhysicalDeviceVulkan11Features>();
   const auto& f12 = supported.get<vk::PhysicalDeviceVulkan12Features>();
@@ -233,46 +233,25 @@ void Device::create_device() {
   if (!f12.storageBuffer8BitAccess) missing += " storageBuffer8BitAccess";
   if (!f12.shaderInt8) missing += " shaderInt8";
   if (!f12.timelineSemaphore) missing += " timelineSemaphore";
-  std::vector<const char*> device_extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
-  bool has_push = false, has_atomic_float = false;
+  std::vector<std::string> extensions;
   for (auto& e : physical_.enumerateDeviceExtensionProperties()) {
-    has_push |= std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0;
-    has_atomic_float |=
-        std::strcmp(e.extensionName, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME) == 0;
+    extensions.emplace_back(e.extensionName.data());
   }
-  if (!has_push) missing += " VK_KHR_push_descriptor";
+  if (std::ranges::find(extensions, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == extensions.end()) {
+    missing += " VK_KHR_push_descriptor";
+  }
   if (!missing.empty()) {
     throw std::runtime_error(
         fmt::format("[gpu] Vulkan device '{}' lacks what mlx_lite needs:{}.", name_, missing));
   }
-  float16_ = f12.shaderFloat16;
-  float32_atomic_add_ = has_atomic_float &&
-                        supported.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>()
-                            .shaderBufferFloat32AtomicAdd &&
-                        !env_is("MLX_LITE_VULKAN_NO_FLOAT_ATOMICS", "1");
-  if (has_atomic_float) device_extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
-  int64_atomics_ = f12.shaderBufferInt64Atomics;
-
-  vk::StructureChain<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
-                     vk::PhysicalDeviceVulkan12Features,
-                     vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>
-      enabled;
-  enabled.get<vk::PhysicalDeviceFeatures2>().features.setShaderInt64(true).setShaderInt16(true);
-  enabled.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess = true;
-  enabled.get<vk::PhysicalDeviceVulkan12Features>()
-      .setStorageBuffer8BitAccess(true)
-      .setShaderInt8(true)
-      .setTimelineSemaphore(true)
-      .setShaderFloat16(float16_)
-      .setShaderBufferInt64Atomics(int64_atomics_);
-  enabled.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd =
-      float32_atomic_add_;
-  if (!has_atomic_float) enabled.unlink<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+  features_ = read_device_features(physical_);
+  if (env_is("MLX_LITE_VULKAN_NO_FLOAT_ATOMICS", "1")) features_.float32_atomic_add = false;
+  const FeatureEnables enables(features_, extensions);
 
   float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info({}, queue_family_, 1, &priority);
-  vk::DeviceCreateInfo info({}, queue_info, {}, device_extensions);
-  info.pNext = &enabled.get<vk::PhysicalDeviceFeatures2>();
+  vk::DeviceCreateInfo info({}, queue_info, {}, enables.extensions());
+  info.pNext = &enables.chain();
   device_ = vk::raii::Device(physical_, info);
   queue_ = vk::raii::Queue(device_, queue_family_, 0);
 }
@@ -323,6 +302,11 @@ std::unordered_map<std::string, std::variant<std::string, size_t>> device_info()
     }
   }
   const auto& l = d.limits();
+  const auto& f = d.features();
+  // How 32-wide simdgroups run (docs/custom_kernels.md, "Simdgroups").
+  const char* simdgroups = f.subgroup_size == 32   ? "native"
+                           : f.require_subgroup_32 ? "required"
+                                                   : "emulated";
   return {
       {"device_name", d.name()},
       {"device_type", vk::to_string(p.deviceType)},
@@ -332,6 +316,7 @@ std::unordered_map<std::string, std::variant<std::string, size_t>> device_info()
        fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(p.apiVersion),
                    VK_API_VERSION_MINOR(p.apiVersion), VK_API_VERSION_PATCH(p.apiVersion))},
       {"subgroup_size", size_t{l.subgroup_size}},
+      {"simdgroup_32", std::string(simdgroups)},
       {"memory_size", device_memory},
       {"max_storage_buffer_range", size_t{l.max_storage_buffer_range}},
       {"max_workgroup_count_x", size_t{l.max_workgroup_count[0]}},
@@ -342,6 +327,14 @@ std::unordered_map<std::string, std::variant<std::string, size_t>> device_info()
       {"max_push_constants", size_t{l.max_push_constants}},
       {"float32_atomic_add", size_t{d.float32_atomic_add()}},
       {"float16", size_t{d.float16()}},
+      {"float64", size_t{f.float64}},
+      {"subgroup_extended_types", size_t{f.subgroup_extended_types}},
+      {"int64_atomics", size_t{f.int64_atomics}},
+      {"float32_atomics", size_t{f.float32_atomics}},
+      {"float32_atomic_min_max", size_t{f.float32_atomic_min_max}},
+      {"float16_atomic_add", size_t{f.float16_atomic_add}},
+      {"vulkan_memory_model", size_t{f.vulkan_memory_model}},
+      {"cooperative_matrix", vulkan::describe_cooperative_matrix(f)},
       {"timestamp_valid_bits", size_t{l.timestamp_valid_bits}},
   };
 }

@@ -10,6 +10,8 @@
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
+#include "backend/vulkan/device_features.h"
+
 namespace mlx_lite::vulkan {
 
 struct DeviceLimits {
@@ -47,7 +49,7 @@ class Device {
   // the device act as one without it (the feature is not enabled and this is
   // false), so that kernels take their compare-and-swap fallbacks.
   bool float32_atomic_add() const {
-    return float32_atomic_add_ && use_float32_atomic_add_.load(std::memory_order_relaxed);
+    return features_.float32_atomic_add && use_float32_atomic_add_.load(std::memory_order_relaxed);
   }
   // For tests, which cannot set the variable after the device exists: false
   // makes float32_atomic_add() false from now on; true restores it where the
@@ -55,8 +57,10 @@ class Device {
   void use_float32_atomic_add(bool use) { use_float32_atomic_add_.store(use); }
   // Whether shaders may use 64-bit integer atomics on storage buffers
   // (shaderBufferInt64Atomics, enabled when the device has it).
-  bool int64_atomics() const { return int64_atomics_; }
-  bool float16() const { return float16_; }
+  bool int64_atomics() const { return features_.int64_atomics; }
+  bool float16() const { return features_.float16; }
+  // The optional features, each enabled where the device has it.
+  const DeviceFeatures& features() const { return features_; }
   // The memory type every array buffer comes from: host-visible and coherent,
   // device-local too where the device has such memory.
   uint32_t memory_type() const { return memory_type_; }
@@ -95,10 +99,8 @@ class Device {
   uint32_t memory_type_ = 0;
   DeviceLimits limits_{};
   std::string name_;
-  bool float32_atomic_add_ = false;
+  DeviceFeatures features_;
   std::atomic<bool> use_float32_atomic_add_{true};
-  bool int64_atomics_ = false;
-  bool float16_ = false;
   std::atomic<size_t> validation_messages_{0};
   std::once_flag hung_once_;
   std::string hung_why_;  // written once, before hung_ is set

@@ -25,11 +25,15 @@ class Shader {
   explicit Shader(std::string name) : Shader(std::move(name), {}, false) {}
   // A shader compiled at run time; `spirv` outlives it. Its binding 0 (the
   // shape block) is a storage buffer where `storage_shape_block`, else a
-  // uniform buffer, as for every built-in shader.
-  Shader(std::string name, std::span<const uint32_t> spirv, bool storage_shape_block)
+  // uniform buffer, as for every built-in shader. Its pipelines require
+  // subgroups of `required_subgroup_size` where that is not 0
+  // (VK_EXT_subgroup_size_control; the device must allow it).
+  Shader(std::string name, std::span<const uint32_t> spirv, bool storage_shape_block,
+         uint32_t required_subgroup_size = 0)
       : name_(std::move(name)),
         spirv_(spirv),
         storage_shape_block_(storage_shape_block),
+        required_subgroup_size_(required_subgroup_size),
         id_(next_id()) {}
   Shader(const Shader&) = delete;
   Shader& operator=(const Shader&) = delete;
@@ -40,6 +44,7 @@ class Shader {
     return spirv_.empty() ? builtin_shader(name_) : spirv_;
   }
   bool storage_shape_block() const { return storage_shape_block_; }
+  uint32_t required_subgroup_size() const { return required_subgroup_size_; }
   // Compiled at build time (else at run time, from a custom kernel).
   bool builtin() const { return spirv_.empty(); }
   // Unique in the process (never reused): the pipeline cache's key.
@@ -54,6 +59,7 @@ class Shader {
   std::string name_;
   std::span<const uint32_t> spirv_;
   bool storage_shape_block_;
+  uint32_t required_subgroup_size_;
   uint64_t id_;
 };
 

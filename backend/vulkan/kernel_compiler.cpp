@@ -203,7 +203,8 @@ void check_loop_bounds(const std::string& kernel_name, const std::vector<uint32_
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_name,
                                                      const std::string& glsl,
                                                      const std::string& header,
-                                                     const std::string& source) {
+                                                     const std::string& source,
+                                                     uint32_t required_subgroup_size) {
   MemoryCache& memory = memory_cache();
   const std::string key = kernel_cache_key(glsl);
   std::lock_guard lock(memory.mutex);
@@ -231,7 +232,8 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
   }
   const uint32_t shared = check_against_device(kernel_name, spirv);
   check_loop_bounds(kernel_name, spirv);
-  auto kernel = std::make_shared<const CompiledKernel>(kernel_name, std::move(spirv), shared);
+  auto kernel = std::make_shared<const CompiledKernel>(kernel_name, std::move(spirv), shared,
+                                                       required_subgroup_size);
   memory.entries.insert_or_assign(key, MemoryCache::Entry{kernel, ++memory.clock});
   memory.evict();
   return kernel;

@@ -18,10 +18,11 @@
 namespace mlx_lite::vulkan {
 
 struct CompiledKernel {
-  CompiledKernel(std::string name, std::vector<uint32_t> words, uint32_t shared_bytes)
+  CompiledKernel(std::string name, std::vector<uint32_t> words, uint32_t shared_bytes,
+                 uint32_t required_subgroup_size)
       : spirv(std::move(words)),
         shared_memory_bytes(shared_bytes),
-        shader(std::move(name), spirv, /*storage_shape_block=*/true) {}
+        shader(std::move(name), spirv, /*storage_shape_block=*/true, required_subgroup_size) {}
   ~CompiledKernel() { forget_pipelines(shader); }  // nothing can ask for them again
   CompiledKernel(const CompiledKernel&) = delete;
   CompiledKernel& operator=(const CompiledKernel&) = delete;
@@ -34,11 +35,14 @@ struct CompiledKernel {
 // Throws std::runtime_error with glslang's messages mapped onto the user's
 // header and source lines (each quoted) when it does not compile, and when
 // the kernel needs more than the device has (shared memory, bindings,
-// float16 arithmetic).
+// float16 arithmetic, extensions whose features it lacks). Its pipelines
+// require subgroups of `required_subgroup_size` where not 0: the GLSL must
+// say so (it keys the caches).
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_name,
                                                      const std::string& glsl,
                                                      const std::string& header,
-                                                     const std::string& source);
+                                                     const std::string& source,
+                                                     uint32_t required_subgroup_size = 0);
 
 fast::KernelCacheStats kernel_cache_stats();
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "backend/vulkan/kernel_simd.h"
 #include "backend/vulkan/pipelines.h"
 #include "backend/vulkan/shaders/params/custom_kernel.h"
 
@@ -59,43 +60,22 @@ const std::vector<std::pair<std::string_view, std::string_view>>& thread_attribu
        "uvec3 threads_per_grid = uvec3(mlx_grid[0], mlx_grid[1], mlx_grid[2]);"},
       {"thread_index_in_threadgroup",
        "uint thread_index_in_threadgroup = gl_LocalInvocationIndex;"},
-      {"thread_index_in_simdgroup", "uint thread_index_in_simdgroup = gl_SubgroupInvocationID;"},
-      {"simdgroup_index_in_threadgroup", "uint simdgroup_index_in_threadgroup = gl_SubgroupID;"},
-      {"threads_per_simdgroup", "uint threads_per_simdgroup = gl_SubgroupSize;"},
-      // Counted, not gl_NumSubgroups: lavapipe leaves a partial last subgroup out of that.
-      {"simdgroups_per_threadgroup",
-       "uint simdgroups_per_threadgroup = (gl_WorkGroupSize.x * gl_WorkGroupSize.y * "
-       "gl_WorkGroupSize.z + gl_SubgroupSize - 1u) / gl_SubgroupSize;"},
-      {"thread_execution_width", "uint thread_execution_width = gl_SubgroupSize;"},
+      // The simdgroup ones depend on the simd width (kernel_simd.cpp's simd_attribute).
+      {"thread_index_in_simdgroup", ""},
+      {"simdgroup_index_in_threadgroup", ""},
+      {"threads_per_simdgroup", ""},
+      {"simdgroups_per_threadgroup", ""},
+      {"thread_execution_width", ""},
   };
   return attributes;
 }
 
-// MLX's helpers over GLSL's subgroup and barrier built-ins.
-constexpr std::string_view kHelpers = R"(#define simd_sum(x) subgroupAdd(x)
-#define simd_product(x) subgroupMul(x)
-#define simd_max(x) subgroupMax(x)
-#define simd_min(x) subgroupMin(x)
-#define simd_and(x) subgroupAnd(x)
-#define simd_or(x) subgroupOr(x)
-#define simd_xor(x) subgroupXor(x)
-#define simd_all(x) subgroupAll(x)
-#define simd_any(x) subgroupAny(x)
-#define simd_prefix_exclusive_sum(x) subgroupExclusiveAdd(x)
-#define simd_prefix_inclusive_sum(x) subgroupInclusiveAdd(x)
-#define simd_prefix_exclusive_product(x) subgroupExclusiveMul(x)
-#define simd_prefix_inclusive_product(x) subgroupInclusiveMul(x)
-#define simd_shuffle(x, lane) subgroupShuffle(x, lane)
-#define simd_broadcast(x, lane) subgroupShuffle(x, lane)
-#define simd_broadcast_first(x) subgroupBroadcastFirst(x)
-#define simd_shuffle_down(x, delta) subgroupShuffleDown(x, delta)
-#define simd_shuffle_up(x, delta) subgroupShuffleUp(x, delta)
-#define simd_shuffle_xor(x, mask) subgroupShuffleXor(x, mask)
-#define threadgroup_barrier(flags) memoryBarrier(); barrier()
-#define simdgroup_barrier(flags) subgroupMemoryBarrier(); subgroupBarrier()
+// MLX's barrier helper and constants (the simd_ helpers are kernel_simd.cpp's).
+constexpr std::string_view kHelpers =
+    R"(#define threadgroup_barrier(flags) memoryBarrier(); barrier()
 const int memory_order_relaxed = 0;
-int ceildiv(int a, int b) { return (a + b - 1) / b; }
-uint ceildiv(uint a, uint b) { return (a + b - 1u) / b; }
+int ceildiv(int mlx_a, int mlx_b) { return (mlx_a + mlx_b - 1) / mlx_b; }
+uint ceildiv(uint mlx_a, uint mlx_b) { return (mlx_a + mlx_b - 1u) / mlx_b; }
 )";
 
 // Names the generated code defines for the body, besides per-buffer ones.
@@ -104,31 +84,13 @@ bool is_generated_name(std::string_view name) {
                                                               "elem_to_loc",
                                                               "ceildiv",
                                                               "memory_order_relaxed",
-                                                              "simd_sum",
-                                                              "simd_product",
-                                                              "simd_max",
-                                                              "simd_min",
-                                                              "simd_and",
-                                                              "simd_or",
-                                                              "simd_xor",
-                                                              "simd_all",
-                                                              "simd_any",
-                                                              "simd_prefix_exclusive_sum",
-                                                              "simd_prefix_inclusive_sum",
-                                                              "simd_prefix_exclusive_product",
-                                                              "simd_prefix_inclusive_product",
-                                                              "simd_shuffle",
-                                                              "simd_broadcast",
-                                                              "simd_broadcast_first",
-                                                              "simd_shuffle_down",
-                                                              "simd_shuffle_up",
-                                                              "simd_shuffle_xor",
                                                               "threadgroup_barrier",
                                                               "simdgroup_barrier",
                                                               "bfloat16_t",
                                                               "to_float",
                                                               "to_bfloat16"};
   if (names.contains(name)) return true;
+  if (std::ranges::find(simd_helper_names(), name) != simd_helper_names().end()) return true;
   return std::ranges::any_of(thread_attributes(),
                              [&](const auto& attribute) { return attribute.first == name; });
 }
@@ -472,7 +434,9 @@ bool float_atomics(const KernelSourceRequest& r) {
 // specialization constants (params::CustomKernelSpec).
 std::string prologue(const KernelSourceRequest& r) {
   std::string s = fmt::format(
-      "#version 450\n// mlx_lite custom kernel '{}', generated by fast::vulkan_kernel\n", r.name);
+      "#version 450\n// mlx_lite custom kernel '{}', generated by fast::vulkan_kernel\n"
+      "// simdgroups: {}\n",
+      r.name, r.simd.width == SimdWidth::device ? "the device's subgroups" : "32 wide");
   s += "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
        "#extension GL_EXT_shader_8bit_storage : require\n"
        "#extension GL_EXT_shader_16bit_storage : require\n"
@@ -486,7 +450,8 @@ std::string prologue(const KernelSourceRequest& r) {
   s += fmt::format(
       "\n// The workgroup size (threadgroup) and whether the host folded the grid.\n"
       "layout(local_size_x_id = {}, local_size_y_id = {}, local_size_z_id = {}) in;\n"
-      "layout(constant_id = {}) const bool MLX_FOLDED = false;\n",
+      "layout(constant_id = {}) const bool MLX_FOLDED = false;\n"
+      "const uint mlx_threads = gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;\n",
       offsetof(params::CustomKernelSpec, threadgroup) / 4,
       offsetof(params::CustomKernelSpec, threadgroup) / 4 + 1,
       offsetof(params::CustomKernelSpec, threadgroup) / 4 + 2,
@@ -654,9 +619,11 @@ std::string buffer_declarations(const KernelSourceRequest& r,
 }
 
 // MLX's helpers, and elem_to_loc for each rank of a shape block.
-std::string helpers(const KernelSourceRequest& r, const KernelInterface& interface) {
+std::string helpers(const KernelSourceRequest& r, const absl::flat_hash_set<std::string_view>& used,
+                    const KernelInterface& interface) {
   std::string s = "\n// Helpers with MLX's names.\n";
   s += kHelpers;
+  s += simd_helpers(r.simd, used);
   std::set<int> ranks;
   for (const auto& b : interface.blocks) ranks.insert(std::max(r.input_ndims[b.input], 1));
   for (int n : ranks) {
@@ -708,8 +675,15 @@ std::string main_function(const KernelSourceRequest& r,
       "  uvec3 mlx_thread = mlx_group * gl_WorkGroupSize + gl_LocalInvocationID;\n"
       "  if (mlx_thread.x >= mlx_grid[0] || mlx_thread.y >= mlx_grid[1] || mlx_thread.z >= "
       "mlx_grid[2]) return;\n";
+  if (emulates_simdgroups(r.simd, used)) {
+    s += "  mlx_group_origin = mlx_group * gl_WorkGroupSize;\n"
+         "  mlx_whole_group = all(lessThanEqual(mlx_group_origin + gl_WorkGroupSize, "
+         "uvec3(mlx_grid[0], mlx_grid[1], mlx_grid[2])));\n";
+  }
   for (const auto& [attribute, definition] : thread_attributes()) {
-    if (used.contains(attribute)) s += fmt::format("  {}\n", definition);
+    if (!used.contains(attribute)) continue;
+    const auto simd = simd_attribute(attribute, r.simd);
+    s += fmt::format("  {}\n", simd ? *simd : definition);
   }
   std::vector<std::string> atomic_names;
   if (r.atomic_outputs) atomic_names = r.output_names;
@@ -725,13 +699,15 @@ GeneratedKernel generate_kernel_source(const KernelSourceRequest& r) {
   check_template_names(r);
   const auto used = used_identifiers(r);
   GeneratedKernel g;
-  g.uses_barrier = used.contains("threadgroup_barrier") || used.contains("barrier");
+  g.uses_barrier = used.contains("threadgroup_barrier") || used.contains("barrier") ||
+                   uses_thread_exchange(used);
+  g.uses_threadgroup_helpers = uses_threadgroup_helpers(used);
   g.interface = place_blocks(r, used);
   std::string& s = g.glsl;
   s = prologue(r) + bfloat16_helpers(r) + template_defines(r);
   s += interface_declarations(r, used, g.interface);
   s += buffer_declarations(r, used, g.interface);
-  s += helpers(r, g.interface);
+  s += helpers(r, used, g.interface);
   s += user_header(r, count_lines(s));
   s += main_function(r, used);
   return g;

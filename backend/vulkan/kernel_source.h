@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/vulkan/kernel_simd.h"
 #include "mlx_lite/primitives/fast.h"
 
 namespace mlx_lite::vulkan {
@@ -29,6 +30,8 @@ struct KernelSourceRequest {
   std::vector<std::pair<std::string, fast::TemplateArg>> template_args;
   // The device can atomicAdd float32 storage; else a compare-and-swap loop.
   bool float32_atomic_add = true;
+  // How wide simdgroups are, and what the device's subgroups give.
+  SimdTarget simd;
 };
 
 // Where the generated shader expects each argument of a call: the
@@ -53,9 +56,13 @@ struct KernelInterface {
 struct GeneratedKernel {
   std::string glsl;
   KernelInterface interface;
-  // The source calls threadgroup_barrier or barrier(): every thread of a
-  // workgroup must reach it, so grids must be whole workgroups.
+  // The source calls threadgroup_barrier or barrier(), or helpers that
+  // exchange values between threads (kernel_simd.h's uses_thread_exchange):
+  // every thread of a workgroup must reach them, so grids must be whole
+  // workgroups.
   bool uses_barrier = false;
+  // It calls threadgroup_* helpers, which take at most 1024 threads.
+  bool uses_threadgroup_helpers = false;
 };
 
 // Throws std::invalid_argument when the kernel's name is not an identifier

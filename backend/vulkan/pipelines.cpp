@@ -50,6 +50,9 @@ std::unique_ptr<Pipeline> create(const Shader& shader, std::span<const uint32_t>
   spec_info.pData = spec.data();
   vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, *module, "main",
                                           &spec_info);
+  vk::PipelineShaderStageRequiredSubgroupSizeCreateInfoEXT subgroups(
+      shader.required_subgroup_size());
+  if (shader.required_subgroup_size() != 0) stage.pNext = &subgroups;
   p->pipeline =
       vk::raii::Pipeline(d, nullptr, vk::ComputePipelineCreateInfo({}, stage, *p->layout));
   return p;

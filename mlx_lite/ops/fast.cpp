@@ -60,18 +60,28 @@ void check_template_args(const std::string& kernel,
   }
 }
 
-// A kernel that calls a barrier, which every thread of a workgroup must
-// reach, needs a grid of whole workgroups.
+// A kernel that calls a barrier, or threadgroup_* helpers (which contain
+// barriers), which every thread of a workgroup must reach, needs a grid of
+// whole workgroups; threadgroup_* take at most 32 simdgroups.
 void check_barrier(const std::string& kernel, const vulkan::CustomKernelVariant& variant,
                    const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& group) {
   if (!variant.generated.uses_barrier) return;
   for (int i = 0; i < 3; ++i) {
     if (grid[i] % group[i] != 0) {
       throw std::invalid_argument(fmt::format(
-          "[vulkan_kernel] Kernel '{}' calls a barrier, which every thread of a workgroup must "
-          "reach, so its grid ({}, {}, {}) must be a multiple of its threadgroup ({}, {}, {}).",
+          "[vulkan_kernel] Kernel '{}' calls a barrier (threadgroup_barrier, or a threadgroup_* "
+          "helper), which every thread of a threadgroup must reach, so its grid ({}, {}, {}) "
+          "must be a multiple of its threadgroup ({}, {}, {}). Round the grid up and let the "
+          "extra threads skip their loads and stores.",
           kernel, grid[0], grid[1], grid[2], group[0], group[1], group[2]));
     }
+  }
+  const uint64_t threads = uint64_t{group[0]} * group[1] * group[2];
+  if (variant.generated.uses_threadgroup_helpers && threads > 1024) {
+    throw std::invalid_argument(fmt::format(
+        "[vulkan_kernel] Kernel '{}' calls threadgroup_* helpers, which take at most 1024 threads "
+        "(32 simdgroups of 32); its threadgroup ({}, {}, {}) has {}.",
+        kernel, group[0], group[1], group[2], threads));
   }
 }
 
@@ -81,10 +91,11 @@ CustomKernelFunction vulkan_kernel(const std::string& name,
                                    const std::vector<std::string>& input_names,
                                    const std::vector<std::string>& output_names,
                                    const std::string& source, const std::string& header,
-                                   bool ensure_row_contiguous, bool atomic_outputs) {
-  return CustomKernelFunction(
-      std::make_shared<const vulkan::CustomKernelTemplate>(vulkan::CustomKernelSource{
-          name, input_names, output_names, source, header, ensure_row_contiguous, atomic_outputs}));
+                                   bool ensure_row_contiguous, bool atomic_outputs,
+                                   bool native_simdgroups) {
+  return CustomKernelFunction(std::make_shared<const vulkan::CustomKernelTemplate>(
+      vulkan::CustomKernelSource{name, input_names, output_names, source, header,
+                                 ensure_row_contiguous, atomic_outputs, native_simdgroups}));
 }
 
 std::vector<array> CustomKernelFunction::operator()(

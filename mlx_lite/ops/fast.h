@@ -61,12 +61,17 @@ class CustomKernelFunction {
 /// source uses that way. ensure_row_contiguous copies the inputs that are not
 /// row-contiguous; atomic_outputs lets the source atomicAdd into outputs
 /// (with a compare-and-swap loop where the device lacks float atomics).
-/// `name` names the kernel in messages and logs. See docs/custom_kernels.md.
+/// `name` names the kernel in messages and logs. Simdgroups are Metal's, 32
+/// threads wide on every device (emulated where subgroups are narrower, as
+/// on lavapipe); native_simdgroups makes simd_* and the simdgroup
+/// attributes the device's own subgroups instead (gl_SubgroupSize wide). See
+/// docs/custom_kernels.md.
 CustomKernelFunction vulkan_kernel(const std::string& name,
                                    const std::vector<std::string>& input_names,
                                    const std::vector<std::string>& output_names,
                                    const std::string& source, const std::string& header = "",
-                                   bool ensure_row_contiguous = true, bool atomic_outputs = false);
+                                   bool ensure_row_contiguous = true, bool atomic_outputs = false,
+                                   bool native_simdgroups = false);
 
 /// What the kernel cache has done in this process (KernelCacheStats,
 /// mlx_lite/primitives/fast.h).

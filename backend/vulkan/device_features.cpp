@@ -1,0 +1,194 @@
+#include "backend/vulkan/device_features.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace mlx_lite::vulkan {
+
+namespace {
+
+bool has(const std::vector<std::string>& extensions, const char* name) {
+  return std::ranges::find(extensions, name) != extensions.end();
+}
+
+std::vector<std::string> device_extensions(const vk::raii::PhysicalDevice& physical) {
+  std::vector<std::string> names;
+  for (const auto& e : physical.enumerateDeviceExtensionProperties()) {
+    names.emplace_back(e.extensionName.data());
+  }
+  return names;
+}
+
+std::string component_name(vk::ComponentTypeNV t) {
+  switch (t) {
+    case vk::ComponentTypeNV::eFloat16:
+      return "float16";
+    case vk::ComponentTypeNV::eFloat32:
+      return "float32";
+    case vk::ComponentTypeNV::eFloat64:
+      return "float64";
+    case vk::ComponentTypeNV::eSint8:
+      return "int8";
+    case vk::ComponentTypeNV::eSint16:
+      return "int16";
+    case vk::ComponentTypeNV::eSint32:
+      return "int32";
+    case vk::ComponentTypeNV::eSint64:
+      return "int64";
+    case vk::ComponentTypeNV::eUint8:
+      return "uint8";
+    case vk::ComponentTypeNV::eUint16:
+      return "uint16";
+    case vk::ComponentTypeNV::eUint32:
+      return "uint32";
+    case vk::ComponentTypeNV::eUint64:
+      return "uint64";
+  }
+  return "unknown";
+}
+
+void read_subgroups(const vk::raii::PhysicalDevice& physical, bool size_control,
+                    DeviceFeatures& f) {
+  auto props =
+      physical
+          .getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties>();
+  const auto& sub = props.get<vk::PhysicalDeviceSubgroupProperties>();
+  f.subgroup_size = f.min_subgroup_size = f.max_subgroup_size = sub.subgroupSize;
+  f.subgroup_operations = sub.supportedOperations;
+  if (!size_control) return;
+  auto control = physical.getProperties2<vk::PhysicalDeviceProperties2,
+                                         vk::PhysicalDeviceSubgroupSizeControlPropertiesEXT>();
+  const auto& c = control.get<vk::PhysicalDeviceSubgroupSizeControlPropertiesEXT>();
+  auto features = physical.getFeatures2<vk::PhysicalDeviceFeatures2,
+                                        vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT>();
+  f.min_subgroup_size = c.minSubgroupSize;
+  f.max_subgroup_size = c.maxSubgroupSize;
+  f.require_subgroup_32 =
+      features.get<vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT>().subgroupSizeControl &&
+      c.minSubgroupSize <= 32 && c.maxSubgroupSize >= 32 &&
+      static_cast<bool>(c.requiredSubgroupSizeStages & vk::ShaderStageFlagBits::eCompute) &&
+      // Every threadgroup must fit in subgroups of 32.
+      c.maxComputeWorkgroupSubgroups * 32 >=
+          physical.getProperties().limits.maxComputeWorkGroupInvocations;
+}
+
+void read_atomics(const vk::raii::PhysicalDevice& physical, bool atomic_float, bool atomic_float2,
+                  DeviceFeatures& f) {
+  if (atomic_float) {
+    auto chain = physical.getFeatures2<vk::PhysicalDeviceFeatures2,
+                                       vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+    const auto& a = chain.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+    f.float32_atomic_add = a.shaderBufferFloat32AtomicAdd;
+    f.float32_atomics = a.shaderBufferFloat32Atomics;
+    f.shared_float32_atomic_add = a.shaderSharedFloat32AtomicAdd;
+    f.shared_float32_atomics = a.shaderSharedFloat32Atomics;
+  }
+  if (atomic_float2) {
+    auto chain = physical.getFeatures2<vk::PhysicalDeviceFeatures2,
+                                       vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT>();
+    const auto& a = chain.get<vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT>();
+    f.float32_atomic_min_max = a.shaderBufferFloat32AtomicMinMax;
+    f.float16_atomic_add = a.shaderBufferFloat16AtomicAdd;
+  }
+}
+
+void read_cooperative_matrix(const vk::raii::PhysicalDevice& physical, DeviceFeatures& f) {
+  auto chain = physical.getFeatures2<vk::PhysicalDeviceFeatures2,
+                                     vk::PhysicalDeviceCooperativeMatrixFeaturesNV>();
+  f.cooperative_matrix =
+      chain.get<vk::PhysicalDeviceCooperativeMatrixFeaturesNV>().cooperativeMatrix;
+  if (!f.cooperative_matrix) return;
+  for (const auto& p : physical.getCooperativeMatrixPropertiesNV()) {
+    if (p.scope != vk::ScopeNV::eSubgroup) continue;
+    f.cooperative_matrix_shapes.push_back({p.MSize, p.NSize, p.KSize, component_name(p.AType),
+                                           component_name(p.BType), component_name(p.CType),
+                                           component_name(p.DType)});
+  }
+}
+
+}  // namespace
+
+DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical) {
+  const auto extensions = device_extensions(physical);
+  DeviceFeatures f;
+  read_subgroups(physical, has(extensions, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME), f);
+  auto core =
+      physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
+  const auto& f12 = core.get<vk::PhysicalDeviceVulkan12Features>();
+  f.float16 = f12.shaderFloat16;
+  f.float64 = core.get<vk::PhysicalDeviceFeatures2>().features.shaderFloat64;
+  f.subgroup_extended_types = f12.shaderSubgroupExtendedTypes;
+  f.int64_atomics = f12.shaderBufferInt64Atomics;
+  f.shared_int64_atomics = f12.shaderSharedInt64Atomics;
+  f.vulkan_memory_model = f12.vulkanMemoryModel && f12.vulkanMemoryModelDeviceScope;
+  read_atomics(physical, has(extensions, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME),
+               has(extensions, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME), f);
+  if (has(extensions, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
+    read_cooperative_matrix(physical, f);
+  }
+  return f;
+}
+
+FeatureEnables::FeatureEnables(const DeviceFeatures& f,
+                               const std::vector<std::string>& device_extensions) {
+  auto& f10 = chain_.get<vk::PhysicalDeviceFeatures2>().features;
+  f10.setShaderInt64(true).setShaderInt16(true).setShaderFloat64(f.float64);
+  chain_.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess = true;
+  chain_.get<vk::PhysicalDeviceVulkan12Features>()
+      .setStorageBuffer8BitAccess(true)
+      .setShaderInt8(true)
+      .setTimelineSemaphore(true)
+      .setShaderFloat16(f.float16)
+      .setShaderSubgroupExtendedTypes(f.subgroup_extended_types)
+      .setShaderBufferInt64Atomics(f.int64_atomics)
+      .setShaderSharedInt64Atomics(f.shared_int64_atomics)
+      .setVulkanMemoryModel(f.vulkan_memory_model)
+      .setVulkanMemoryModelDeviceScope(f.vulkan_memory_model);
+  extensions_.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  auto enable = [&](const char* name) {
+    const bool present = has(device_extensions, name);
+    if (present) extensions_.push_back(name);
+    return present;
+  };
+  if (enable(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
+    chain_.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>()
+        .setShaderBufferFloat32AtomicAdd(f.float32_atomic_add)
+        .setShaderBufferFloat32Atomics(f.float32_atomics)
+        .setShaderSharedFloat32AtomicAdd(f.shared_float32_atomic_add)
+        .setShaderSharedFloat32Atomics(f.shared_float32_atomics);
+  } else {
+    chain_.unlink<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+  }
+  if (enable(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME)) {
+    chain_.get<vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT>()
+        .setShaderBufferFloat32AtomicMinMax(f.float32_atomic_min_max)
+        .setShaderBufferFloat16AtomicAdd(f.float16_atomic_add);
+  } else {
+    chain_.unlink<vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT>();
+  }
+  if (f.require_subgroup_32 && enable(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
+    chain_.get<vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT>().subgroupSizeControl = true;
+  } else {
+    chain_.unlink<vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT>();
+  }
+  if (f.cooperative_matrix && enable(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
+    chain_.get<vk::PhysicalDeviceCooperativeMatrixFeaturesNV>().cooperativeMatrix = true;
+  } else {
+    chain_.unlink<vk::PhysicalDeviceCooperativeMatrixFeaturesNV>();
+  }
+}
+
+std::string describe_cooperative_matrix(const DeviceFeatures& f) {
+  if (f.cooperative_matrix_shapes.empty()) return "none";
+  std::string s;
+  for (const auto& c : f.cooperative_matrix_shapes) {
+    s += fmt::format("{}{}x{}x{} {}*{}+{}->{}", s.empty() ? "" : ", ", c.m, c.n, c.k, c.a, c.b, c.c,
+                     c.result);
+  }
+  return s;
+}
+
+}  // namespace mlx_lite::vulkan

@@ -1,0 +1,72 @@
+// The optional Vulkan features a device has, which Device enables at
+// creation so that custom kernels can use them (float16 arithmetic, subgroup
+// extended types, 64-bit and float atomics, subgroup size control,
+// cooperative matrices, the Vulkan memory model), and what each means to a
+// kernel's #extension lines.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <vulkan/vulkan_raii.hpp>
+
+namespace mlx_lite::vulkan {
+
+// One shape the device's matrix units multiply (VK_NV_cooperative_matrix):
+// an M x K A times a K x N B plus an M x N C.
+struct CooperativeMatrixShape {
+  uint32_t m, n, k;
+  std::string a, b, c, result;  // component types: "float16", "float32", "int8", ...
+};
+
+struct DeviceFeatures {
+  uint32_t subgroup_size = 0;  // the default (vkPhysicalDeviceSubgroupProperties)
+  uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
+  // A compute pipeline may require subgroups of 32 (VK_EXT_subgroup_size_control).
+  bool require_subgroup_32 = false;
+  vk::SubgroupFeatureFlags subgroup_operations;
+  bool float16 = false;  // shaderFloat16
+  bool float64 = false;  // shaderFloat64
+  bool subgroup_extended_types = false;
+  bool int64_atomics = false, shared_int64_atomics = false;
+  bool float32_atomic_add = false, float32_atomics = false;  // storage buffers
+  bool shared_float32_atomic_add = false, shared_float32_atomics = false;
+  bool float32_atomic_min_max = false, float16_atomic_add = false;  // VK_EXT_shader_atomic_float2
+  bool vulkan_memory_model = false;  // with device scope (memoryBarrier() uses it)
+  bool cooperative_matrix = false;  // VK_NV_cooperative_matrix
+  std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;
+
+  // Whether the pipelines of 32-wide simdgroups run on 32-wide subgroups.
+  bool subgroups32() const { return subgroup_size == 32 || require_subgroup_32; }
+};
+
+// What `physical` has. Never throws for a missing optional feature.
+DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical);
+
+// The structures that enable `f` at device creation (their pNext chain
+// starts at the PhysicalDeviceFeatures2), with the device extensions they
+// need, beside the features every mlx_lite device has (shaderInt64,
+// shaderInt16, shaderInt8, 8- and 16-bit storage, timeline semaphores).
+class FeatureEnables {
+ public:
+  FeatureEnables(const DeviceFeatures& f, const std::vector<std::string>& device_extensions);
+  const vk::PhysicalDeviceFeatures2& chain() const {
+    return chain_.get<vk::PhysicalDeviceFeatures2>();
+  }
+  const std::vector<const char*>& extensions() const { return extensions_; }
+
+ private:
+  vk::StructureChain<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
+                     vk::PhysicalDeviceVulkan12Features,
+                     vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT,
+                     vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT,
+                     vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT,
+                     vk::PhysicalDeviceCooperativeMatrixFeaturesNV>
+      chain_;
+  std::vector<const char*> extensions_;
+};
+
+// A line per feature for gpu::device_info().
+std::string describe_cooperative_matrix(const DeviceFeatures& f);
+
+}  // namespace mlx_lite::vulkan
