@@ -2,12 +2,15 @@
 // forward kernel against a scalar loop and the composed reference
 // (examples/grid_sample_ref.h) on the GPU and the CPU; the VJP kernel (x_grad
 // and grid_grad) against autodiff of the composed reference on the CPU; the
-// VJP and JVP kernels against finite differences (check_grads). Small shapes
+// VJP and JVP kernels against finite differences (check_grads), and the
+// seed's forward and VJP kernels under custom_vjp (no JVP) by check_grads in
+// reverse mode on the GPU, where a VJP 1% off must fail. Small shapes
 // for lavapipe: odd H and W, C = 1, 3, 33 (not multiples of any subgroup
 // size), batch 1 and 3, grid points outside [-1, 1].
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "examples/grid_sample_kernels.h"
@@ -164,10 +167,35 @@ TEST_P(GridSampleKernels, VjpAndJvpMatchFiniteDifferences) {
   const Case c = GetParam();
   array x = inputs(c, 4).first;
   array grid = smooth_grid(c, 5);
-  // The jvp and vjp kernels on the GPU; finite differences of the function
-  // on the CPU (where grid_sample is the composed reference, which the
-  // forward kernel matches above).
+  // The jvp and vjp kernels, and the finite differences of the forward
+  // kernel, on the GPU (grid_sample refuses float64, the finite
+  // differences' first choice).
   EXPECT_TRUE(mlx_lite::test::check_grads(grid_sample_fn, {x, grid}));
+}
+
+// The seed's forward and VJP kernels under custom_vjp, as the seed pairs
+// them: no JVP, and no CPU twin (the kernels name the GPU). x_scale and
+// grid_scale scale x_grad and grid_grad (1: the right rule).
+std::function<std::vector<array>(const std::vector<array>&)> seed_pair(float x_scale = 1,
+                                                                       float grid_scale = 1) {
+  return custom_vjp(
+      [](const std::vector<array>& in) {
+        return std::vector<array>{examples::grid_sample_forward(in[0], in[1])};
+      },
+      [=](const std::vector<array>& primals, const std::vector<array>& cotangents,
+          const std::vector<array>&) {
+        auto [x_grad, grid_grad] = examples::grid_sample_vjp(primals[0], primals[1], cotangents[0]);
+        return std::vector<array>{x_grad * x_scale, grid_grad * grid_scale};
+      });
+}
+
+TEST_P(GridSampleKernels, SeedVjpPassesCheckGradsOnTheGpuInReverseMode) {
+  const Case c = GetParam();
+  array x = inputs(c, 6).first;
+  array grid = smooth_grid(c, 7);
+  auto r = mlx_lite::test::check_grads(seed_pair(), {x, grid}, 1, mlx_lite::test::Modes::rev);
+  EXPECT_TRUE(r);
+  EXPECT_THAT(r.message(), ::testing::HasSubstr("default device gpu, inputs in float32"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GridSampleKernels,
@@ -177,6 +205,26 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GridSampleKernels,
                          ::testing::PrintToStringParamName());
 
 class GridSampleKernelsMisc : public KernelTest {};
+
+TEST_F(GridSampleKernelsMisc, CheckGradsCatchesAWrongSeedVjp) {
+  // The vjp is checked along one random projection per input, whose size
+  // decides how small an error shows: here <x_grad, v> is about 8.5 (with
+  // seeds 8 and 9 it was 0.02, which a 1% error does not move past the
+  // tolerance), so a 1% error in either gradient must fail.
+  const Case c{3, 5, 7, 3, 3, 4};
+  array x = inputs(c, 10).first;
+  array grid = smooth_grid(c, 11);
+  for (auto [x_scale, grid_scale] : {std::pair{1.01f, 1.0f}, std::pair{1.0f, 1.01f}}) {
+    auto r = mlx_lite::test::check_grads(seed_pair(x_scale, grid_scale), {x, grid}, 1,
+                                         mlx_lite::test::Modes::rev);
+    EXPECT_FALSE(r) << "x_grad scaled by " << x_scale << ", grid_grad by " << grid_scale;
+    EXPECT_THAT(r.message(), ::testing::HasSubstr("the vjp disagrees"));
+  }
+  // Forward mode needs a jvp, which the pair does not have.
+  auto r = mlx_lite::test::check_grads(seed_pair(), {x, grid});
+  EXPECT_FALSE(r);
+  EXPECT_THAT(r.message(), ::testing::HasSubstr("can be checked in reverse mode only"));
+}
 
 // The JVP kernel against jvp of the composed reference, with tangents for
 // one input at a time (the other's tangent is zero).

@@ -158,6 +158,77 @@ TEST(CheckGrads, HoldsIntegerInputsFixedAndTakesFloat16) {
   EXPECT_TRUE(contains(r.message(), "no floating-point outputs")) << r.message();
 }
 
+TEST(CheckGrads, ModesPickTheDerivativesChecked) {
+  // A wrong jvp passes in reverse mode alone, a wrong vjp in forward mode
+  // alone; each fails in the mode that checks it.
+  const array x({0.5f, 1.0f, 1.5f});
+  auto wrong_jvp = [](const array& v) { return scaled_exp(v, 1.01f, 1); };
+  auto wrong_vjp = [](const array& v) { return scaled_exp(v, 1, 1.01f); };
+  EXPECT_TRUE(check_grads(wrong_jvp, x, 1, test::Modes::rev));
+  EXPECT_FALSE(check_grads(wrong_jvp, x, 1, test::Modes::fwd));
+  EXPECT_TRUE(check_grads(wrong_vjp, x, 1, test::Modes::fwd));
+  auto r = check_grads(wrong_vjp, x, 1, test::Modes::rev);
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(contains(r.message(), "the vjp disagrees with the central finite differences"))
+      << r.message();
+  // Second derivatives in reverse mode: the vjp of the vjp.
+  auto flat = [](const array& v) { return scaled_exp(v, 1, 1, /*flat=*/true); };
+  EXPECT_TRUE(check_grads(flat, x, 1, test::Modes::rev));
+  auto r2 = check_grads(flat, x, 2, test::Modes::rev);
+  ASSERT_FALSE(r2);
+  EXPECT_TRUE(contains(r2.message(), "order 2 (the vjp of")) << r2.message();
+  EXPECT_FALSE(check_grads(wrong_vjp, x, 1, static_cast<test::Modes>(0)));
+}
+
+TEST(CheckGrads, FiniteDifferencesInFloat64OnTheCpuWherePossible) {
+  auto r = check_grads([](const array& v) { return sin(v) * v; }, array({0.3f, -0.8f}));
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(contains(r.message(), "default device cpu, inputs in float64")) << r.message();
+  // float32's step, cbrt(2^-23), in float64 too.
+  EXPECT_TRUE(contains(r.message(), "step 0.0049215666")) << r.message();
+}
+
+TEST(CheckGrads, FiniteDifferencesWhereTheFunctionRuns) {
+  // A function that refuses float64 is differentiated in float32 on the
+  // default device; one that takes float16 alone, in float16 there, with
+  // float16's step and tolerance. Wrong derivatives still fail there.
+  auto no_float64 = [](float vjp_scale) {
+    return [vjp_scale](const array& v) {
+      if (v.dtype() == float64) throw std::invalid_argument("[f] float64 is refused");
+      return scaled_exp(v, 1, vjp_scale);
+    };
+  };
+  const array x({0.5f, -1.0f, 0.25f, 1.0f});
+  auto r = check_grads(no_float64(1), x);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(contains(r.message(), "inputs in float32, step 0.0049")) << r.message();
+  r = check_grads(no_float64(1.01f), x);
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(contains(r.message(), "inputs in float32")) << r.message();
+
+  // x exp(x), or a wrong derivative: exp(x) alone.
+  auto half_only = [](bool wrong) {
+    return [wrong](const array& v) {
+      if (v.dtype() != float16) throw std::invalid_argument("[f] float16 only");
+      return v * exp(wrong ? stop_gradient(v) : v);
+    };
+  };
+  const array xh = astype(x, float16);
+  r = check_grads(half_only(false), xh);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(contains(r.message(), "inputs in their own dtypes, step 0.099")) << r.message();
+  EXPECT_FALSE(check_grads(half_only(true), xh));
+}
+
+TEST(CheckGrads, AFunctionThatThrowsFails) {
+  auto r =
+      check_grads([](const array&) -> array { throw std::invalid_argument("[f] nothing to give"); },
+                  array({1.0f}));
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(contains(r.message(), "throws at the given inputs: [f] nothing to give"))
+      << r.message();
+}
+
 TEST(AllCloseMatcher, MatchesAndMismatchesRealArrays) {
   // exp on the default device against std::exp on the host.
   const std::vector<float> xs = {-2.0f, -0.5f, 0.0f, 0.7f, 3.0f};

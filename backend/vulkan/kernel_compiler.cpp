@@ -11,9 +11,11 @@
 #include <filesystem>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <spirv_cross.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "backend/common/log.h"
@@ -21,6 +23,8 @@
 #include "backend/vulkan/kernel_disk_cache.h"
 #include "backend/vulkan/kernel_source.h"
 #include "backend/vulkan/loop_cap.h"
+#include "backend/vulkan/metal_hints.h"
+#include "backend/vulkan/shared_memory.h"
 
 namespace fs = std::filesystem;
 
@@ -52,6 +56,8 @@ std::string explain_log(const std::string& kernel_name, const std::string& log,
                         const std::string& glsl, const std::string& header,
                         const std::string& source) {
   static const std::regex located(R"(^(ERROR|WARNING): (\d+):(\d+): (.*)$)");
+  static const std::regex quoted(R"(^'([^']*)' : (.*)$)");
+  std::set<std::string> hints;  // each once
   const std::vector<std::string> texts[3] = {split_lines(glsl), split_lines(header),
                                              split_lines(source)};
   const char* where[3] = {"generated code", "header", "source"};
@@ -63,10 +69,19 @@ std::string explain_log(const std::string& kernel_name, const std::string& log,
       const int string = std::stoi(m[2]);
       const size_t number = std::stoul(m[3]);
       const int s = string >= 0 && string <= 2 ? string : 0;
-      out += fmt::format("\n  {} line {}: {}", where[s], number, unmangle_names(m[4]));
+      const std::string message = unmangle_names(m[4]);
+      out += fmt::format("\n  {} line {}: {}", where[s], number, message);
+      std::string quoted_line;
       if (number >= 1 && number <= texts[s].size()) {
-        out += fmt::format("\n    | {}", unmangle_names(texts[s][number - 1]));
+        quoted_line = unmangle_names(texts[s][number - 1]);
+        out += fmt::format("\n    | {}", quoted_line);
       }
+      std::smatch q;
+      const bool has_token = std::regex_match(message, q, quoted);
+      const std::string hint = s == 0 ? ""
+                                      : metal_hint(has_token ? q[1].str() : "",
+                                                   has_token ? q[2].str() : message, quoted_line);
+      if (!hint.empty() && hints.insert(hint).second) out += "\n    " + hint;
     } else if (!line.empty() && line.find("compilation errors") == std::string::npos) {
       out += "\n  " + unmangle_names(line);
     }
@@ -100,39 +115,41 @@ std::vector<uint32_t> glslang_compile(const std::string& kernel_name, const std:
   return spirv;
 }
 
-uint64_t type_bytes(const spirv_cross::Compiler& c, const spirv_cross::SPIRType& type) {
-  uint64_t bytes;
-  if (type.basetype == spirv_cross::SPIRType::Struct) {
-    bytes = 0;
-    for (auto member : type.member_types) bytes += type_bytes(c, c.get_type(member));
-  } else {
-    bytes = uint64_t{type.width} / 8 * type.vecsize * type.columns;
+void check_shared_bytes(const std::string& kernel_name, uint64_t bytes, std::string_view launch) {
+  const auto& device = Device::get();
+  if (bytes > device.limits().max_shared_memory) {
+    throw std::runtime_error(fmt::format(
+        "[vulkan_kernel] Kernel '{}' declares {} bytes of shared memory{}; this device ({}) has "
+        "{} bytes per workgroup.",
+        kernel_name, bytes, launch, device.name(), device.limits().max_shared_memory));
   }
-  for (size_t i = 0; i < type.array.size(); ++i) {
-    const uint64_t n =
-        type.array_size_literal[i] ? type.array[i] : c.get_constant(type.array[i]).scalar();
-    bytes *= std::max<uint64_t>(n, 1);
+}
+
+// SPIRV-Cross's exceptions carry its message alone ("Currently no block to
+// insert opcode."): the kernel's name, what failed and the likely cause.
+template <typename F>
+auto reflecting(const std::string& kernel_name, F&& f) {
+  try {
+    return f();
+  } catch (const spirv_cross::CompilerError& e) {
+    throw std::runtime_error(fmt::format(
+        "[vulkan_kernel] Kernel '{}' compiled, but its SPIR-V could not be read back "
+        "(SPIRV-Cross: \"{}\"). SPIRV-Cross cannot read every extension's types: cooperative "
+        "matrices (GL_NV_cooperative_matrix, GL_KHR_cooperative_matrix) are not supported in "
+        "custom kernels yet (issue 17 adds them).",
+        kernel_name, e.what()));
   }
-  return bytes;
 }
 
 // What the kernel asks of the device, from its SPIR-V.
-uint32_t check_against_device(const std::string& kernel_name, const std::vector<uint32_t>& spirv) {
+// Shared memory sized by the workgroup size is checked at each launch instead
+// (check_shared_memory).
+SharedMemoryUse check_against_device(const std::string& kernel_name,
+                                     const std::vector<uint32_t>& spirv) {
   spirv_cross::Compiler reflect(spirv);
   const auto& device = Device::get();
-  uint64_t shared = 0;
-  for (auto id :
-       reflect.get_entry_point("main", spv::ExecutionModelGLCompute).interface_variables) {
-    if (reflect.get_storage_class(id) == spv::StorageClassWorkgroup) {
-      shared += type_bytes(reflect, reflect.get_type_from_variable(id));
-    }
-  }
-  if (shared > device.limits().max_shared_memory) {
-    throw std::runtime_error(fmt::format(
-        "[vulkan_kernel] Kernel '{}' declares {} bytes of shared memory; this device ({}) has "
-        "{} bytes per workgroup.",
-        kernel_name, shared, device.name(), device.limits().max_shared_memory));
-  }
+  const SharedMemoryUse shared = shared_memory_use(kernel_name, spirv, {1, 1, 1});
+  if (!shared.depends_on_threadgroup) check_shared_bytes(kernel_name, shared.bytes, "");
   uint32_t bindings = 0;
   for (const auto& buffer : reflect.get_shader_resources().storage_buffers) {
     bindings = std::max(bindings, reflect.get_decoration(buffer.id, spv::DecorationBinding) + 1);
@@ -151,7 +168,7 @@ uint32_t check_against_device(const std::string& kernel_name, const std::vector<
           kernel_name, device.name()));
     }
   }
-  return static_cast<uint32_t>(shared);
+  return shared;
 }
 
 // Compiled kernels by key, least recently used evicted past the limit.
@@ -230,13 +247,29 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
     log::info("kernel '{}' compiled in {:.1f} ms", kernel_name, log::ms_since(start));
     if (!dir.empty()) write_kernel_entry(dir / (key + ".spv"), glsl, spirv);
   }
-  const uint32_t shared = check_against_device(kernel_name, spirv);
+  const SharedMemoryUse shared =
+      reflecting(kernel_name, [&] { return check_against_device(kernel_name, spirv); });
   check_loop_bounds(kernel_name, spirv);
   auto kernel = std::make_shared<const CompiledKernel>(kernel_name, std::move(spirv), shared,
                                                        required_subgroup_size);
   memory.entries.insert_or_assign(key, MemoryCache::Entry{kernel, ++memory.clock});
   memory.evict();
   return kernel;
+}
+
+void check_shared_memory(const std::string& kernel_name, const CompiledKernel& kernel,
+                         const std::array<uint32_t, 3>& threadgroup) {
+  if (!kernel.shared_memory.depends_on_threadgroup) return;  // checked when compiled
+  uint64_t bytes;
+  {
+    std::lock_guard lock(kernel.shared_by_threadgroup_mutex);
+    auto [it, added] = kernel.shared_by_threadgroup.try_emplace(threadgroup, 0);
+    if (added) it->second = shared_memory_use(kernel_name, kernel.spirv, threadgroup).bytes;
+    bytes = it->second;
+  }
+  check_shared_bytes(
+      kernel_name, bytes,
+      fmt::format(" at threadgroup ({}, {}, {})", threadgroup[0], threadgroup[1], threadgroup[2]));
 }
 
 fast::KernelCacheStats kernel_cache_stats() {

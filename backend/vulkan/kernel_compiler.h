@@ -5,30 +5,39 @@
 // the compiler's version.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "backend/vulkan/kernel.h"
 #include "backend/vulkan/pipelines.h"
+#include "backend/vulkan/shared_memory.h"
 #include "mlx_lite/primitives/fast.h"
 
 namespace mlx_lite::vulkan {
 
 struct CompiledKernel {
-  CompiledKernel(std::string name, std::vector<uint32_t> words, uint32_t shared_bytes,
+  CompiledKernel(std::string name, std::vector<uint32_t> words, SharedMemoryUse shared,
                  uint32_t required_subgroup_size)
       : spirv(std::move(words)),
-        shared_memory_bytes(shared_bytes),
+        shared_memory(shared),
         shader(std::move(name), spirv, /*storage_shape_block=*/true, required_subgroup_size) {}
   ~CompiledKernel() { forget_pipelines(shader); }  // nothing can ask for them again
   CompiledKernel(const CompiledKernel&) = delete;
   CompiledKernel& operator=(const CompiledKernel&) = delete;
   std::vector<uint32_t> spirv;
-  uint32_t shared_memory_bytes;
-  Shader shader;  // named by the kernel that compiled it first (for logs)
+  SharedMemoryUse shared_memory;  // at threadgroup (1, 1, 1)
+  Shader shader;                  // named by the kernel that compiled it first (for logs)
+  // Where shared arrays are sized by the workgroup size: their bytes per
+  // threadgroup launched so far (check_shared_memory).
+  mutable std::mutex shared_by_threadgroup_mutex;
+  mutable absl::flat_hash_map<std::array<uint32_t, 3>, uint64_t> shared_by_threadgroup;
 };
 
 // The SPIR-V of `glsl` (generate_kernel_source's), compiled or from a cache.
@@ -43,6 +52,13 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
                                                      const std::string& header,
                                                      const std::string& source,
                                                      uint32_t required_subgroup_size = 0);
+
+// Throws std::runtime_error when the kernel's shared arrays sized by the
+// workgroup size (`shared float buf[gl_WorkGroupSize.x];`) take more than the
+// device has at this threadgroup (other shared memory was checked when it
+// was compiled).
+void check_shared_memory(const std::string& kernel_name, const CompiledKernel& kernel,
+                         const std::array<uint32_t, 3>& threadgroup);
 
 fast::KernelCacheStats kernel_cache_stats();
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "backend/vulkan/glsl_keywords.h"
 #include "backend/vulkan/kernel_simd.h"
 #include "backend/vulkan/pipelines.h"
 #include "backend/vulkan/shaders/params/custom_kernel.h"
@@ -17,33 +18,6 @@
 namespace mlx_lite::vulkan {
 
 namespace {
-
-// GLSL 4.50's keywords and reserved words: buffers named so (the seeds'
-// output is `out`) are declared as mlx_kw_NAME and the body's tokens renamed.
-const absl::flat_hash_set<std::string_view>& glsl_keywords() {
-  static const absl::flat_hash_set<std::string_view> words = {
-      "attribute", "const",    "uniform",   "varying",   "buffer",        "shared",
-      "coherent",  "volatile", "restrict",  "readonly",  "writeonly",     "atomic_uint",
-      "layout",    "centroid", "flat",      "smooth",    "noperspective", "patch",
-      "sample",    "break",    "continue",  "do",        "for",           "while",
-      "switch",    "case",     "default",   "if",        "else",          "subroutine",
-      "in",        "out",      "inout",     "float",     "double",        "int",
-      "void",      "bool",     "true",      "false",     "invariant",     "precise",
-      "discard",   "return",   "lowp",      "mediump",   "highp",         "precision",
-      "struct",    "uint",     "common",    "partition", "active",        "asm",
-      "class",     "union",    "enum",      "typedef",   "template",      "this",
-      "resource",  "goto",     "inline",    "noinline",  "public",        "static",
-      "extern",    "external", "interface", "long",      "short",         "half",
-      "fixed",     "unsigned", "superp",    "input",     "output",        "filter",
-      "sizeof",    "cast",     "namespace", "using",     "vec2",          "vec3",
-      "vec4",      "ivec2",    "ivec3",     "ivec4",     "uvec2",         "uvec3",
-      "uvec4",     "bvec2",    "bvec3",     "bvec4",     "dvec2",         "dvec3",
-      "dvec4",     "mat2",     "mat3",      "mat4",      "hvec2",         "hvec3",
-      "hvec4",     "fvec2",    "fvec3",     "fvec4",     "demote",        "int8_t",
-      "uint8_t",   "int16_t",  "uint16_t",  "int64_t",   "uint64_t",      "float16_t",
-      "float32_t", "float64_t"};
-  return words;
-}
 
 // MLX's thread attributes (Metal Shading Language, table 5.8) and the GLSL
 // each becomes inside main().
@@ -76,6 +50,24 @@ constexpr std::string_view kHelpers =
 const int memory_order_relaxed = 0;
 int ceildiv(int mlx_a, int mlx_b) { return (mlx_a + mlx_b - 1) / mlx_b; }
 uint ceildiv(uint mlx_a, uint mlx_b) { return (mlx_a + mlx_b - 1u) / mlx_b; }
+)";
+
+// The workgroup's place in the grid (unfolded where the host folded it), and
+// the thread's; false for threads past the grid, which do not run, as in
+// Metal. Before the template #defines, as every generated function, so that
+// a template argument named x cannot rewrite its swizzles.
+constexpr std::string_view kLocate = R"(
+bool mlx_locate(out uvec3 mlx_group, out uvec3 mlx_thread) {
+  mlx_group = gl_WorkGroupID;
+  if (MLX_FOLDED) {
+    uint mlx_linear = gl_WorkGroupID.x + gl_NumWorkGroups.x * (gl_WorkGroupID.y + gl_NumWorkGroups.y * gl_WorkGroupID.z);
+    if (mlx_linear >= mlx_groups[0] * mlx_groups[1] * mlx_groups[2]) return false;
+    mlx_group = uvec3(mlx_linear % mlx_groups[0], mlx_linear / mlx_groups[0] % mlx_groups[1],
+                      mlx_linear / (mlx_groups[0] * mlx_groups[1]));
+  }
+  mlx_thread = mlx_group * gl_WorkGroupSize + gl_LocalInvocationID;
+  return all(lessThan(mlx_thread, uvec3(mlx_grid[0], mlx_grid[1], mlx_grid[2])));
+}
 )";
 
 // Names the generated code defines for the body, besides per-buffer ones.
@@ -142,10 +134,11 @@ void check_identifier(std::string_view what, const std::string& name) {
         "starting with a digit).",
         what, name));
   }
-  if (name.starts_with("gl_") || name.starts_with("mlx_") || name.find("__") != std::string::npos) {
+  if (name.starts_with("gl_") || name.starts_with("GL_") || name.starts_with("mlx_") ||
+      name.find("__") != std::string::npos) {
     throw std::invalid_argument(fmt::format(
-        "[vulkan_kernel] The {} '{}' is reserved: names starting with 'gl_' or 'mlx_', or "
-        "containing '__', belong to GLSL and the generated code.",
+        "[vulkan_kernel] The {} '{}' is reserved: names starting with 'gl_', 'GL_' or 'mlx_', "
+        "or containing '__', belong to GLSL, its macros and the generated code.",
         what, name));
   }
   if (is_generated_name(name)) {
@@ -214,10 +207,11 @@ size_t matching_bracket(std::string_view s, size_t open) {
 }
 
 std::string buffer_variable(const std::string& name) {
-  return glsl_keywords().contains(name) ? "mlx_kw_" + name : name;
+  return is_glsl_keyword(name) ? "mlx_kw_" + name : name;
 }
 
-// The body with keyword buffer names renamed, and atomic adds into outputs,
+// The body or header with keyword buffer names renamed where they name the
+// buffer, and atomic adds into outputs,
 // `atomicAdd(NAME[i], v)` or MLX's `atomic_fetch_add_explicit(&NAME[i], v,
 // memory_order_relaxed)`, turned into calls of the generated NAME_atomic_add(i,
 // v[, order]), which adds natively or by compare-and-swap. Lines are kept.
@@ -251,7 +245,11 @@ std::string rewrite_body(std::string_view source, const std::vector<std::string>
       }
       if (token.pos < skip_until) continue;
     }
-    if (glsl_keywords().contains(token.text) &&
+    // A buffer is always indexed (`out[i]`) or asked its length (`out.length()`);
+    // the same word as GLSL's (`void f(out float x)` in a header) is left alone.
+    const size_t next = skip_space(source, token.pos + token.text.size());
+    const bool buffer_use = next < source.size() && (source[next] == '[' || source[next] == '.');
+    if (buffer_use && is_glsl_keyword(token.text) &&
         std::ranges::find(buffers, token.text) != buffers.end()) {
       edits.push_back({token.pos, token.text.size(), "mlx_kw_" + std::string(token.text)});
     }
@@ -386,9 +384,11 @@ void check_kernel_names(const std::vector<std::string>& input_names,
     }
   };
   for (const auto& name : input_names) {
-    check_generated(name, {"_shape", "_strides", "_ndim", "_vec2", "_vec4"});
+    check_generated(name, {"_shape", "_strides", "_ndim", "_vec2", "_vec4", "_load"});
   }
-  for (const auto& name : output_names) check_generated(name, {"_vec2", "_vec4"});
+  for (const auto& name : output_names) {
+    check_generated(name, {"_vec2", "_vec4", "_load", "_store"});
+  }
   for (const auto& name : output_names) {
     if (seen.contains(name + "_atomic_add")) {
       throw std::invalid_argument(
@@ -414,6 +414,11 @@ std::vector<std::string> buffer_names(const KernelSourceRequest& r) {
   return buffers;
 }
 
+// The outputs whose atomicAdd calls become NAME_atomic_add.
+std::vector<std::string> atomic_names(const KernelSourceRequest& r) {
+  return r.atomic_outputs ? r.output_names : std::vector<std::string>{};
+}
+
 void check_template_names(const KernelSourceRequest& r) {
   const auto buffers = buffer_names(r);
   for (const auto& [name, value] : r.template_args) {
@@ -421,6 +426,13 @@ void check_template_names(const KernelSourceRequest& r) {
     if (std::ranges::find(buffers, name) != buffers.end()) {
       throw std::invalid_argument(fmt::format(
           "[vulkan_kernel] The template argument '{}' has the name of an input or output.", name));
+    }
+    // A #define of a keyword would rewrite the generated main() and GLSL's own types.
+    if (is_glsl_keyword(name)) {
+      throw std::invalid_argument(fmt::format(
+          "[vulkan_kernel] The template argument '{}' is a GLSL keyword or type name; a "
+          "#define of it would change what the word means in the whole shader.",
+          name));
     }
   }
 }
@@ -618,10 +630,51 @@ std::string buffer_declarations(const KernelSourceRequest& r,
   return s;
 }
 
+// The type NAME_load returns and NAME_store takes: float for every floating
+// dtype (so that one body serves float32, float16 and bfloat16), bool for
+// bool_, the stored integer otherwise.
+std::string_view compute_type(Dtype dtype) {
+  if (dtype == float16 || dtype == bfloat16) return "float";
+  return template_type(dtype);
+}
+
+// NAME_load(i) and, for outputs, NAME_store(i, v) where the source uses them.
+std::string accessors(const KernelSourceRequest& r,
+                      const absl::flat_hash_set<std::string_view>& used) {
+  std::string s;
+  auto add = [&](const std::string& name, Dtype dtype, bool output) {
+    const std::string var = buffer_variable(name);
+    const std::string_view type = compute_type(dtype);
+    if (used.contains(name + "_load")) {
+      std::string value = var + "[mlx_i]";
+      if (dtype == float16) value = "float(" + value + ")";
+      if (dtype == bfloat16) value = "to_float(" + value + ")";
+      if (dtype == bool_) value = value + " != uint8_t(0)";
+      s += fmt::format("{} {}_load(uint mlx_i) {{ return {}; }}\n", type, name, value);
+    }
+    if (output && used.contains(name + "_store")) {
+      std::string value = "mlx_v";
+      if (dtype == float16) value = "float16_t(mlx_v)";
+      if (dtype == bfloat16) value = "to_bfloat16(mlx_v)";
+      if (dtype == bool_) value = "uint8_t(mlx_v ? 1 : 0)";
+      s += fmt::format("void {}_store(uint mlx_i, {} mlx_v) {{ {}[mlx_i] = {}; }}\n", name, type,
+                       var, value);
+    }
+  };
+  for (size_t i = 0; i < r.input_names.size(); ++i) add(r.input_names[i], r.input_dtypes[i], false);
+  for (size_t i = 0; i < r.output_names.size(); ++i) {
+    add(r.output_names[i], r.output_dtypes[i], true);
+  }
+  if (s.empty()) return s;
+  return "\n// NAME_load(i) and NAME_store(i, v) convert between the stored dtype and float\n"
+         "// (bool, or the integer type), the same in a body for every floating dtype.\n" +
+         s;
+}
+
 // MLX's helpers, and elem_to_loc for each rank of a shape block.
 std::string helpers(const KernelSourceRequest& r, const absl::flat_hash_set<std::string_view>& used,
                     const KernelInterface& interface) {
-  std::string s = "\n// Helpers with MLX's names.\n";
+  std::string s = std::string(kLocate) + "\n// Helpers with MLX's names.\n";
   s += kHelpers;
   s += simd_helpers(r.simd, used);
   std::set<int> ranks;
@@ -651,7 +704,7 @@ std::string helpers(const KernelSourceRequest& r, const absl::flat_hash_set<std:
 std::string user_header(const KernelSourceRequest& r, size_t lines) {
   if (r.header.empty()) return "";
   std::string s = fmt::format("\n// The user's header.\n#line 1 {}\n", kHeaderString);
-  s += r.header;
+  s += rewrite_body(r.header, buffer_names(r), atomic_names(r));
   if (r.header.back() != '\n') s += '\n';
   return s + fmt::format("#line {} 0\n", lines + count_lines(s) + 2);
 }
@@ -662,19 +715,8 @@ std::string main_function(const KernelSourceRequest& r,
                           const absl::flat_hash_set<std::string_view>& used) {
   std::string s =
       "\nvoid main() {\n"
-      "  // The workgroup's place in the grid (unfolded where the host folded it),\n"
-      "  // and this thread's; threads past the grid do not run, as in Metal.\n"
-      "  uvec3 mlx_group = gl_WorkGroupID;\n"
-      "  if (MLX_FOLDED) {\n"
-      "    uint linear = gl_WorkGroupID.x + gl_NumWorkGroups.x * (gl_WorkGroupID.y + "
-      "gl_NumWorkGroups.y * gl_WorkGroupID.z);\n"
-      "    if (linear >= mlx_groups[0] * mlx_groups[1] * mlx_groups[2]) return;\n"
-      "    mlx_group = uvec3(linear % mlx_groups[0], linear / mlx_groups[0] % mlx_groups[1],\n"
-      "                      linear / (mlx_groups[0] * mlx_groups[1]));\n"
-      "  }\n"
-      "  uvec3 mlx_thread = mlx_group * gl_WorkGroupSize + gl_LocalInvocationID;\n"
-      "  if (mlx_thread.x >= mlx_grid[0] || mlx_thread.y >= mlx_grid[1] || mlx_thread.z >= "
-      "mlx_grid[2]) return;\n";
+      "  uvec3 mlx_group, mlx_thread;\n"
+      "  if (!mlx_locate(mlx_group, mlx_thread)) return;\n";
   if (emulates_simdgroups(r.simd, used)) {
     s += "  mlx_group_origin = mlx_group * gl_WorkGroupSize;\n"
          "  mlx_whole_group = all(lessThanEqual(mlx_group_origin + gl_WorkGroupSize, "
@@ -685,10 +727,8 @@ std::string main_function(const KernelSourceRequest& r,
     const auto simd = simd_attribute(attribute, r.simd);
     s += fmt::format("  {}\n", simd ? *simd : definition);
   }
-  std::vector<std::string> atomic_names;
-  if (r.atomic_outputs) atomic_names = r.output_names;
   s += fmt::format("  // The user's source.\n#line 1 {}\n", kSourceString);
-  s += rewrite_body(r.source, buffer_names(r), atomic_names);
+  s += rewrite_body(r.source, buffer_names(r), atomic_names(r));
   if (r.source.empty() || r.source.back() != '\n') s += '\n';
   return s + "}\n";
 }
@@ -704,10 +744,14 @@ GeneratedKernel generate_kernel_source(const KernelSourceRequest& r) {
   g.uses_threadgroup_helpers = uses_threadgroup_helpers(used);
   g.interface = place_blocks(r, used);
   std::string& s = g.glsl;
-  s = prologue(r) + bfloat16_helpers(r) + template_defines(r);
+  s = prologue(r) + bfloat16_helpers(r);
   s += interface_declarations(r, used, g.interface);
   s += buffer_declarations(r, used, g.interface);
   s += helpers(r, used, g.interface);
+  s += accessors(r, used);
+  // After every generated declaration, so that a template argument named as
+  // one of their parameters (`a` in ceildiv(int a, int b)) cannot rewrite it.
+  s += template_defines(r);
   s += user_header(r, count_lines(s));
   s += main_function(r, used);
   return g;

@@ -17,14 +17,31 @@ namespace mlx_lite::fast {
 namespace {
 
 std::array<uint32_t, 3> checked_dims(const std::string& kernel, const char* what,
-                                     std::tuple<int, int, int> dims) {
+                                     std::tuple<int, int, int> dims, int least = 1) {
   const auto [x, y, z] = dims;
-  if (x <= 0 || y <= 0 || z <= 0) {
+  if (x < least || y < least || z < least) {
     throw std::invalid_argument(fmt::format(
-        "[vulkan_kernel] Kernel '{}': {} ({}, {}, {}) must be positive in every dimension.", kernel,
-        what, x, y, z));
+        "[vulkan_kernel] Kernel '{}': {} ({}, {}, {}) must be {} in every dimension.", kernel, what,
+        x, y, z, least == 0 ? "positive (or zero, when every output is empty)" : "positive"));
   }
   return {static_cast<uint32_t>(x), static_cast<uint32_t>(y), static_cast<uint32_t>(z)};
+}
+
+// A grid without threads (an empty batch) runs nothing: fine when every
+// output is empty too, else those outputs would never be written.
+bool empty_launch(const std::string& kernel, const std::vector<std::string>& output_names,
+                  const std::array<uint32_t, 3>& grid, const std::vector<Shape>& output_shapes) {
+  if (grid[0] != 0 && grid[1] != 0 && grid[2] != 0) return false;
+  for (size_t i = 0; i < output_shapes.size(); ++i) {
+    const int64_t size = checked_size(output_shapes[i], "vulkan_kernel");
+    if (size == 0) continue;
+    throw std::invalid_argument(fmt::format(
+        "[vulkan_kernel] Kernel '{}': grid ({}, {}, {}) must be positive when an output has "
+        "elements: no thread would write output '{}' of shape {} ({} elements). A zero grid is "
+        "allowed only when every output is empty (an empty batch).",
+        kernel, grid[0], grid[1], grid[2], output_names[i], shape_string(output_shapes[i]), size));
+  }
+  return true;
 }
 
 void check_counts(const vulkan::CustomKernelSource& k, const std::vector<array>& inputs,
@@ -115,10 +132,18 @@ std::vector<array> CustomKernelFunction::operator()(
   vulkan::require_gpu_backend();
   check_counts(k, inputs, output_shapes, output_dtypes);
   check_template_args(k.name, template_args);
-  const auto grid_dims = checked_dims(k.name, "grid", grid);
+  const auto grid_dims = checked_dims(k.name, "grid", grid, /*least=*/0);
   const auto group_dims = checked_dims(k.name, "threadgroup", threadgroup);
+  if (empty_launch(k.name, k.output_names, grid_dims, output_shapes)) {
+    std::vector<array> outputs;
+    for (size_t i = 0; i < output_shapes.size(); ++i) {
+      outputs.emplace_back(nullptr, output_shapes[i], output_dtypes[i], [](void*) {});
+    }
+    return outputs;
+  }
   vulkan::check_launch(k.name, grid_dims, group_dims);
   auto variant = kernel_->variant(inputs, output_dtypes, template_args, verbose);
+  vulkan::check_shared_memory(k.name, *variant->compiled, group_dims);
   check_barrier(k.name, *variant, grid_dims, group_dims);
   auto primitive = std::make_shared<CustomKernel>(
       stream, k.name, std::move(variant),
