@@ -6,6 +6,7 @@
 // heads x 1024 tokens x 128 dims) or "small" (float32, a few thousand
 // elements: what lavapipe runs in seconds). bench/compare_torch.py
 // --kernel-examples runs the same shapes in PyTorch and prints the ratios.
+//   BM_RmsNorm        examples::rms_norm (examples/kernels/rmsnorm.h), forward
 //   BM_LayerNorm      examples::layer_norm (autotuned threadgroup)
 //   BM_Softmax        examples::softmax_rows (autotuned)
 //   BM_Rope           examples::rope, x (1, 32, 4096, 128) row-contiguous
@@ -17,10 +18,6 @@
 //   BM_DequantMatvec  examples::dequant_matvec, x (1, 4096), w 4096 x 4096
 //                     in 4 bits, groups of 64 (PyTorch's side: a float16
 //                     matvec of the same size)
-// TODO(integrator): BM_RmsNorm over examples/kernels/rmsnorm.h (another
-// helper's, not on this branch yet) at the same shapes as BM_LayerNorm, and
-// its torch.nn.functional.rms_norm side in compare_torch.py (KERNEL_SHAPES
-// already lists "RmsNorm").
 // The first (untimed) call of an autotuned example tunes it; the choice is
 // kept in the kernel cache's directory.
 #include <benchmark/benchmark.h>
@@ -30,6 +27,7 @@
 #include "examples/kernels/attention.h"
 #include "examples/kernels/dequant_matvec.h"
 #include "examples/kernels/layernorm.h"
+#include "examples/kernels/rmsnorm.h"
 #include "examples/kernels/rope.h"
 #include "examples/kernels/silu.h"
 #include "examples/kernels/softmax.h"
@@ -61,6 +59,13 @@ array input(const Shape& shape, Dtype dtype) {
 void run(benchmark::State& state, const std::function<array()>& fun, int64_t bytes) {
   bench::eval_loop(state, fun);
   state.SetBytesProcessed(state.iterations() * bytes);
+}
+
+void BM_RmsNorm(benchmark::State& state, const Sizes& s) {
+  array x = input({s.tokens, s.features}, s.dtype);
+  array w = input({s.features}, s.dtype);
+  run(
+      state, [&] { return examples::rms_norm(x, w, 1e-5f); }, 2 * x.nbytes());
 }
 
 void BM_LayerNorm(benchmark::State& state, const Sizes& s) {
@@ -124,8 +129,8 @@ using examples::AttentionMask;
 #define KERNEL_EXAMPLE(...) \
   BENCHMARK_CAPTURE(__VA_ARGS__)->UseRealTime()->Unit(benchmark::kMillisecond)
 
-// TODO(integrator): BM_RmsNorm llm and small, over examples/kernels/rmsnorm.h
-// (another helper's; not on this branch), as BM_LayerNorm.
+KERNEL_EXAMPLE(BM_RmsNorm, llm, kLlm);
+KERNEL_EXAMPLE(BM_RmsNorm, small, kSmall);
 KERNEL_EXAMPLE(BM_LayerNorm, llm, kLlm);
 KERNEL_EXAMPLE(BM_LayerNorm, small, kSmall);
 KERNEL_EXAMPLE(BM_Softmax, llm, kLlm);

@@ -30,9 +30,10 @@ against F.layer_norm, softmax against torch.softmax, RoPE and SiLU against
 their composed torch ops (and F.silu), attention against
 F.scaled_dot_product_attention with the same masks (a boolean band for the
 sliding window, enable_gqa for GQA), the 4-bit dequant matvec against a
-float16 matvec of the same size; RMSNorm against F.rms_norm once the
-program has it. Each line gives both ratios: wall time (call to result on
-the host) and GPU time (mlx_lite's gpu_time counter against CUDA events).
+float16 matvec of the same size, RMSNorm (examples/kernels/rmsnorm.h's
+forward) against F.rms_norm. Each line gives both ratios: wall time (call
+to result on the host) and GPU time (mlx_lite's gpu_time counter against
+CUDA events).
 --skip-grid-sample leaves the grid_sample part out.
 """
 import argparse
