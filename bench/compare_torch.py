@@ -140,6 +140,24 @@ def torch_parts(reps):
         }
 
 
+def run_benchmarks(program, keep_dir=None, extra=()):
+    """One Google Benchmark program's JSON report (5 repetitions, aggregates
+    only), also written whole to keep_dir/NAME.json."""
+    result = subprocess.run([program, "--benchmark_format=json", "--benchmark_repetitions=5",
+                             "--benchmark_report_aggregates_only=true", *extra],
+                            check=True, capture_output=True, text=True)
+    if keep_dir:
+        with open(os.path.join(keep_dir, os.path.basename(program) + ".json"), "w") as f:
+            f.write(result.stdout)
+    return json.loads(result.stdout)
+
+
+def medians(report):
+    """The report's median rows, less the benchmarks that failed."""
+    return [b for b in report["benchmarks"]
+            if b.get("aggregate_name") == "median" and "error_occurred" not in b]
+
+
 # bench_kernel_examples.cpp's shape sets.
 KERNEL_SIZES = {
     "llm": dict(dtype=torch.float16, tokens=4096, features=4096, heads=32, seq=1024,
@@ -215,17 +233,9 @@ def kernel_example_mlx_times(program, keep_dir=None, benchmark_filter=None):
     names as kernel_example_torch_times's ("Attention/causal" for
     BM_Attention/llm_causal)."""
     extra = [f"--benchmark_filter={benchmark_filter}"] if benchmark_filter else []
-    result = subprocess.run([program, "--benchmark_format=json", "--benchmark_repetitions=5",
-                             "--benchmark_report_aggregates_only=true"] + extra,
-                            check=True, capture_output=True, text=True)
-    if keep_dir:
-        with open(os.path.join(keep_dir, os.path.basename(program) + ".json"), "w") as f:
-            f.write(result.stdout)
-    report = json.loads(result.stdout)
+    report = run_benchmarks(program, keep_dir, extra)
     times = {}
-    for bm in report["benchmarks"]:
-        if bm.get("aggregate_name") != "median" or "error_occurred" in bm:
-            continue
+    for bm in medians(report):
         family, case = bm["run_name"].removeprefix("BM_").split("/")[:2]
         shape, _, variant = case.partition("_")
         name = f"{family}/{variant}" if variant else family
@@ -267,17 +277,9 @@ def compare_kernel_examples(program, reps, keep_dir, benchmark_filter=None):
 def mlx_times(program, keep_dir=None):
     """Median real time (ms) of each benchmark of one program, by shape; the
     program's whole report (means, deviations) goes to keep_dir/NAME.json."""
-    result = subprocess.run([program, "--benchmark_format=json", "--benchmark_repetitions=5",
-                             "--benchmark_report_aggregates_only=true"],
-                            check=True, capture_output=True, text=True)
-    if keep_dir:
-        with open(os.path.join(keep_dir, os.path.basename(program) + ".json"), "w") as f:
-            f.write(result.stdout)
-    report = json.loads(result.stdout)
+    report = run_benchmarks(program, keep_dir)
     times = {}
-    for b in report["benchmarks"]:
-        if b.get("aggregate_name") != "median" or "error_occurred" in b:
-            continue
+    for b in medians(report):
         # run_name: BM_<family>/<N>/<H>/<W>/<C>/<gH>/<gW>/real_time, or
         # BM_GridSampleParts/<part>/real_time (filed under "parts")
         # (less options such as min_warmup_time:0.050)

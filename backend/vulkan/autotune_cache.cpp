@@ -3,12 +3,10 @@
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <fstream>
 #include <iterator>
 #include <mutex>
-#include <random>
 #include <sstream>
 #include <string_view>
 
@@ -95,27 +93,6 @@ std::optional<std::array<int, 3>> read_file(const TuningKey& k) {
   return parse(path, text, k);
 }
 
-// Writes to a file of its own, renamed into place: processes sharing the
-// directory see whole files or none.
-void write_file(const fs::path& path, const std::string& text) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  std::random_device rd;
-  const fs::path tmp = path.string() + fmt::format(".{}.{:x}.tmp", getpid(), rd());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) return;
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      return;
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) fs::remove(tmp, ec);
-}
-
 struct Memory {
   std::mutex mutex;
   absl::flat_hash_map<std::string, std::array<int, 3>> choices;  // by identity()
@@ -154,7 +131,7 @@ void remember_tuning(const TuningKey& k, const std::array<int, 3>& threadgroup) 
     memory().choices[identity(k)] = threadgroup;
   }
   if (const fs::path path = tuning_file(k); !path.empty()) {
-    write_file(path, file_text(k, threadgroup));
+    write_file_atomically(path, file_text(k, threadgroup));
   }
 }
 
