@@ -104,6 +104,16 @@ TEST_F(AutotuneTest, PicksTheFastestCandidate) {
   }
 }
 
+TEST_F(AutotuneTest, TunesInsideTheThreadsOwnGpuTiming) {
+  if (!gpu::timing_supported()) GTEST_SKIP() << "the device cannot time";
+  TempCache cache;
+  // The thread's timing is running: tuning falls back to wall time, and the
+  // timing goes on.
+  gpu::start_timing();
+  EXPECT_EQ(tune(128, nonce(), kCandidates), Threadgroup(128, 1, 1));
+  EXPECT_GT(gpu::stop_timing(), 0.0);
+}
+
 TEST_F(AutotuneTest, RemembersTheChoiceInMemoryAndOnDisk) {
   TempCache cache;
   const std::string key = nonce();

@@ -60,6 +60,20 @@ void check_arguments(const std::string& kernel_name, const std::string& key,
   }
 }
 
+// Whether the GPU's clock can time the runs: the device writes timestamps
+// and the calling thread is not timing its own work already (then
+// start_timing() throws std::logic_error, and wall time serves).
+bool gpu_clock_free() {
+  if (!gpu::timing_supported()) return false;
+  try {
+    gpu::start_timing();
+  } catch (const std::logic_error&) {
+    return false;
+  }
+  gpu::stop_timing();
+  return true;
+}
+
 // Nanoseconds of one evaluated run, by the GPU's clock where it has one.
 double time_run(const std::function<std::vector<array>(Threadgroup)>& run, const Threadgroup& tg,
                 bool gpu_clock) {
@@ -108,7 +122,7 @@ Threadgroup autotune_threadgroup(const std::string& kernel_name, const std::stri
   const vulkan::TuningKey k{device_id(), kernel_name, key};
   if (auto tg = vulkan::find_tuning(k)) return {(*tg)[0], (*tg)[1], (*tg)[2]};
 
-  const bool gpu_clock = gpu::timing_supported();
+  const bool gpu_clock = gpu_clock_free();
   std::optional<Threadgroup> best;
   double best_ns = 0;
   std::string refused;

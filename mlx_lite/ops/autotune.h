@@ -29,8 +29,9 @@ struct AutotuneOptions {
 /// GPU. `run(threadgroup)` builds the kernel's call with that threadgroup
 /// (its grid may depend on it) and returns the arrays to evaluate; each
 /// candidate is run `warmup` times, then timed `repetitions` times by the
-/// GPU's own clock (gpu::start_timing, wall time where the device cannot
-/// time) and ranked by its median. `key` tells apart the calls a choice
+/// GPU's own clock (gpu::start_timing; wall time where the device cannot
+/// time, or where the calling thread is timing its own GPU work, which then
+/// counts the tuning) and ranked by its median. `key` tells apart the calls a choice
 /// holds for (shapes, dtypes: whatever changes which candidate wins).
 ///
 /// The choice is remembered per (device name and driver, kernel_name, key):
