@@ -66,6 +66,18 @@ TEST_F(KernelExamples, SiluOfSmallValues) {
   EXPECT_THROW(examples::silu(zeros({2, 2}, int32)), std::invalid_argument);
 }
 
+TEST_F(KernelExamples, EmptyBatchesGiveEmptyResults) {
+  // No rows: a zero grid, which launches nothing (and tunes nothing).
+  for (Dtype dtype : {float32, float16}) {
+    array x = zeros({0, 40}, dtype);
+    EXPECT_EQ(examples::silu(x).shape(), (Shape{0, 40}));
+    EXPECT_EQ(examples::softmax_rows(x).shape(), (Shape{0, 40}));
+    array w = ones({40}, dtype);
+    EXPECT_EQ(examples::layer_norm(x, w, w).shape(), (Shape{0, 40}));
+    eval(examples::silu(x), examples::softmax_rows(x), examples::layer_norm(x, w, w));
+  }
+}
+
 // ---- RoPE (3D grid, strided view) ----
 
 array rope_ref(const array& x, int offset, float base = 10000.0f) {

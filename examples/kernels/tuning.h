@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ inline int tuned_threadgroup(const std::string& kernel_name, int threadgroup, co
                              Dtype dtype,
                              const std::function<std::vector<array>(const array&, int)>& call) {
   if (threadgroup != 0) return threadgroup;
+  // An empty input launches nothing: there is nothing to time.
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 32;
   const array probe = zeros(shape, dtype);
   const auto tg = fast::autotune_threadgroup(
       kernel_name, fmt::format("{} {}", fmt::join(shape, "x"), dtype_name(dtype)),
