@@ -22,6 +22,19 @@ session and their Google Benchmark results print beside PyTorch's, with the
 ratio: composed forwards against torch's composed forward, kernels against
 F.grid_sample, VJPs against the matching forward + backward. --json writes
 every figure (bench/plot_grid_sample.py draws the chart from it).
+
+With --kernel-examples PROGRAM (bench_kernel_examples), the kernel guide's
+patterns (examples/kernels/) run beside their PyTorch equivalents on the
+same shapes (KERNEL_SIZES, as bench_kernel_examples.cpp's): LayerNorm
+against F.layer_norm, softmax against torch.softmax, RoPE and SiLU against
+their composed torch ops (and F.silu), attention against
+F.scaled_dot_product_attention with the same masks (a boolean band for the
+sliding window, enable_gqa for GQA), the 4-bit dequant matvec against a
+float16 matvec of the same size, RMSNorm (examples/kernels/rmsnorm.h's
+forward) against F.rms_norm. Each line gives both ratios: wall time (call
+to result on the host) and GPU time (mlx_lite's gpu_time counter against
+CUDA events).
+--skip-grid-sample leaves the grid_sample part out.
 """
 import argparse
 import json
@@ -127,20 +140,146 @@ def torch_parts(reps):
         }
 
 
-def mlx_times(program, keep_dir=None):
-    """Median real time (ms) of each benchmark of one program, by shape; the
-    program's whole report (means, deviations) goes to keep_dir/NAME.json."""
+def run_benchmarks(program, keep_dir=None, extra=()):
+    """One Google Benchmark program's JSON report (5 repetitions, aggregates
+    only), also written whole to keep_dir/NAME.json."""
     result = subprocess.run([program, "--benchmark_format=json", "--benchmark_repetitions=5",
-                             "--benchmark_report_aggregates_only=true"],
+                             "--benchmark_report_aggregates_only=true", *extra],
                             check=True, capture_output=True, text=True)
     if keep_dir:
         with open(os.path.join(keep_dir, os.path.basename(program) + ".json"), "w") as f:
             f.write(result.stdout)
-    report = json.loads(result.stdout)
+    return json.loads(result.stdout)
+
+
+def medians(report):
+    """The report's median rows, less the benchmarks that failed."""
+    return [b for b in report["benchmarks"]
+            if b.get("aggregate_name") == "median" and "error_occurred" not in b]
+
+
+# bench_kernel_examples.cpp's shape sets.
+KERNEL_SIZES = {
+    "llm": dict(dtype=torch.float16, tokens=4096, features=4096, heads=32, seq=1024,
+                head_dim=128, kv_heads_gqa=8, window=256, matvec_n=4096, matvec_k=4096),
+    "small": dict(dtype=torch.float32, tokens=64, features=1000, heads=4, seq=64, head_dim=64,
+                  kv_heads_gqa=2, window=16, matvec_n=256, matvec_k=512),
+}
+
+
+def rope_composed(x, offset=0, base=10000.0):
+    """examples/kernels/rope.h with torch ops: x (batch, heads, seq, dim),
+    pairs (i, i + dim/2) rotated by (s + offset) * base^(-2i/dim), in float32."""
+    seq, dim = x.shape[2], x.shape[3]
+    freqs = base ** (-2 * torch.arange(dim // 2, device=x.device, dtype=torch.float32) / dim)
+    theta = (torch.arange(seq, device=x.device, dtype=torch.float32) + offset)[:, None] * freqs
+    c, s = torch.cos(theta), torch.sin(theta)
+    x1, x2 = x[..., :dim // 2].float(), x[..., dim // 2:].float()
+    return torch.cat([x1 * c - x2 * s, x1 * s + x2 * c], dim=-1).to(x.dtype)
+
+
+def kernel_example_torch_times(z, reps):
+    """The PyTorch side of each bench_kernel_examples benchmark, by name."""
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    dt = z["dtype"]
+
+    def randn(*shape):
+        return torch.randn(shape, device="cuda", generator=gen, dtype=torch.float32).to(dt)
+
+    x = randn(z["tokens"], z["features"])
+    w, b = randn(z["features"]), randn(z["features"])
+    xr = randn(1, z["heads"], z["tokens"], z["head_dim"])
+    xr_view = randn(1, z["tokens"], z["heads"], z["head_dim"]).transpose(1, 2)
+    q = randn(1, z["heads"], z["seq"], z["head_dim"])
+    k, v = randn(1, z["heads"], z["seq"], z["head_dim"]), randn(1, z["heads"], z["seq"],
+                                                                  z["head_dim"])
+    kg = randn(1, z["kv_heads_gqa"], z["seq"], z["head_dim"])
+    vg = randn(1, z["kv_heads_gqa"], z["seq"], z["head_dim"])
+    i = torch.arange(z["seq"], device="cuda")
+    band = (i[None, :] <= i[:, None]) & (i[None, :] + z["window"] > i[:, None])
+    mv_x = randn(1, z["matvec_k"])
+    mv_w = randn(z["matvec_n"], z["matvec_k"])
+    sdpa = F.scaled_dot_product_attention
+
+    def gqa():
+        try:
+            return sdpa(q, kg, vg, is_causal=True, enable_gqa=True)
+        except TypeError:  # torch < 2.5: repeat the kv heads
+            rep = z["heads"] // z["kv_heads_gqa"]
+            return sdpa(q, kg.repeat_interleave(rep, 1), vg.repeat_interleave(rep, 1),
+                        is_causal=True)
+
+    funs = {
+        "LayerNorm": lambda: F.layer_norm(x, (z["features"],), w, b, eps=1e-5),
+        "Softmax": lambda: torch.softmax(x, dim=-1),
+        "Rope": lambda: rope_composed(xr),
+        "RopeStrided": lambda: rope_composed(xr_view),
+        "Silu": lambda: x * torch.sigmoid(x),
+        "Silu (F.silu)": lambda: F.silu(x),
+        "Attention/none": lambda: sdpa(q, k, v),
+        "Attention/causal": lambda: sdpa(q, k, v, is_causal=True),
+        "Attention/window": lambda: sdpa(q, k, v, attn_mask=band),
+        "Attention/gqa": gqa,
+        "DequantMatvec": lambda: mv_x @ mv_w.T,
+    }
+    if hasattr(F, "rms_norm"):
+        funs["RmsNorm"] = lambda: F.rms_norm(x, (z["features"],), w, eps=1e-5)
+    with torch.no_grad():
+        return {name: median_ms(f, reps) for name, f in funs.items()}
+
+
+def kernel_example_mlx_times(program, keep_dir=None, benchmark_filter=None):
+    """{shape set: {name: {"wall": ms, "gpu": ms}}} from bench_kernel_examples,
+    names as kernel_example_torch_times's ("Attention/causal" for
+    BM_Attention/llm_causal)."""
+    extra = [f"--benchmark_filter={benchmark_filter}"] if benchmark_filter else []
+    report = run_benchmarks(program, keep_dir, extra)
     times = {}
-    for b in report["benchmarks"]:
-        if b.get("aggregate_name") != "median" or "error_occurred" in b:
+    for bm in medians(report):
+        family, case = bm["run_name"].removeprefix("BM_").split("/")[:2]
+        shape, _, variant = case.partition("_")
+        name = f"{family}/{variant}" if variant else family
+        scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[bm["time_unit"]]
+        times.setdefault(shape, {})[name] = {
+            "wall": bm["real_time"] * scale,
+            "gpu": bm["gpu_time"] * 1e3 if "gpu_time" in bm else float("nan")}
+    return report["context"], times
+
+
+def compare_kernel_examples(program, reps, keep_dir, benchmark_filter=None):
+    context, mlx = kernel_example_mlx_times(program, keep_dir, benchmark_filter)
+    print(f"\nkernel examples: {program} on {context.get('gpu')} "
+          f"(driver {context.get('driver')})", flush=True)
+    report = {}
+    for shape, sizes in KERNEL_SIZES.items():
+        if shape not in mlx:
             continue
+        ref = kernel_example_torch_times(sizes, reps)
+        print(f"\nshape set {shape} ({sizes})")
+        print(f"  {'kernel':18s} {'mlx_lite wall':>13s} {'torch wall':>10s} {'ratio':>6s}"
+              f" {'mlx_lite GPU':>12s} {'torch GPU':>9s} {'ratio':>6s}")
+        for name in sorted(set(ref) | set(mlx[shape])):
+            m, t = mlx[shape].get(name), ref.get(name)
+            against = ref.get(name.split(" ")[0]) if t is None else t
+            if m and against:
+                print(f"  {name:18s} {m['wall']:11.3f}ms {against['wall']:8.3f}ms "
+                      f"{m['wall'] / against['wall']:5.2f}x {m['gpu']:10.3f}ms "
+                      f"{against['gpu']:7.3f}ms {m['gpu'] / against['gpu']:5.2f}x")
+            elif t:
+                print(f"  {name:18s} {'':13s} {t['wall']:8.3f}ms {'':6s} {'':12s}"
+                      f" {t['gpu']:7.3f}ms   (torch only)")
+            else:
+                print(f"  {name:18s} {m['wall']:11.3f}ms   (mlx_lite only)")
+        report[shape] = {"torch": ref, "mlx_lite": mlx[shape]}
+    return report
+
+
+def mlx_times(program, keep_dir=None):
+    """Median real time (ms) of each benchmark of one program, by shape; the
+    program's whole report (means, deviations) goes to keep_dir/NAME.json."""
+    report = run_benchmarks(program, keep_dir)
+    times = {}
+    for b in medians(report):
         # run_name: BM_<family>/<N>/<H>/<W>/<C>/<gH>/<gW>/real_time, or
         # BM_GridSampleParts/<part>/real_time (filed under "parts")
         # (less options such as min_warmup_time:0.050)
@@ -160,8 +299,23 @@ def main():
     parser.add_argument("--json", help="write every figure here")
     parser.add_argument("--keep-reports", metavar="DIR",
                         help="write each mlx_lite program's Google Benchmark JSON here")
+    parser.add_argument("--kernel-examples", metavar="PROGRAM",
+                        help="bench_kernel_examples: time it beside PyTorch's equivalents")
+    parser.add_argument("--kernel-examples-filter", metavar="REGEX",
+                        help="--benchmark_filter for bench_kernel_examples (default: all)")
+    parser.add_argument("--skip-grid-sample", action="store_true",
+                        help="leave the grid_sample comparison out")
     args = parser.parse_args()
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}", flush=True)
+    report = {"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "shapes": {}}
+    if args.kernel_examples:
+        report["kernel_examples"] = compare_kernel_examples(
+            args.kernel_examples, args.reps, args.keep_reports, args.kernel_examples_filter)
+    if args.skip_grid_sample:
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(report, f, indent=1)
+        return
     mlx = {}
     for program in args.mlx_bench:
         try:
@@ -173,7 +327,6 @@ def main():
         print(f"{program} on {context.get('gpu')} (driver {context.get('driver')})", flush=True)
         for shape, families in times.items():
             mlx.setdefault(shape, {}).update(families)
-    report = {"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "shapes": {}}
     for name, shape in SHAPES.items():
         print(f"\nshape N/H/W/C/gH/gW = {name}")
         ref = torch_times(shape, args.reps)

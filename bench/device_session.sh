@@ -9,7 +9,8 @@
 #   there:  source .devpack/env.sh; bash .devpack/device_session.sh run [PART]
 #           (writes every report into $OUT, or ./device-out without it;
 #           PART is kernels, grid_sample or all (the default): the two parts
-#           fit one 10-minute call each; schedule compares the encoder's
+#           fit one 10-minute call each; examples times the kernel guide's
+#           patterns (bench_kernel_examples) beside PyTorch's equivalents; schedule compares the encoder's
 #           batch schedules; compare-gpu, compare-kernels and
 #           compare-grid_sample time the packed build against BEFORE_DIR's,
 #           alternately (bench/compare_builds.py), each in one call)
@@ -17,7 +18,7 @@
 set -euo pipefail
 
 programs=(bench_gpu bench_custom_kernel bench_grid_sample bench_grid_sample_kernels
-          bench_raw_vulkan_grid_sample)
+          bench_raw_vulkan_grid_sample bench_kernel_examples)
 
 case "${1:-}" in
   pack)
@@ -69,6 +70,14 @@ case "${1:-}" in
         --mlx-bench "$bin/bench_grid_sample" "$bin/bench_grid_sample_kernels" \
         "$bin/bench_raw_vulkan_grid_sample" | tee "$out/compare_torch.txt"
     fi
+    if [[ $part == examples ]]; then
+      # Issue 16: examples/kernels/ against PyTorch at LLM-like shapes (the
+      # autotuned examples tune in their first, untimed call).
+      export MLX_LITE_KERNEL_CACHE="$(mktemp -d)/kernel-cache"
+      python3 "$here/compare_torch.py" --skip-grid-sample --json "$out/kernel_examples.json" \
+        --keep-reports "$out" --kernel-examples "$bin/bench_kernel_examples" |
+        tee "$out/kernel_examples.txt"
+    fi
     if [[ $part == compare-* ]]; then
       # This build against BEFORE_DIR's, each benchmark's median over 2
       # alternating rounds of 3 repetitions.
@@ -98,7 +107,7 @@ case "${1:-}" in
     fi
     ;;
   *)
-    echo "usage: bench/device_session.sh pack | run [kernels|grid_sample|all|schedule]" >&2
+    echo "usage: bench/device_session.sh pack | run [kernels|grid_sample|all|examples|schedule]" >&2
     exit 2
     ;;
 esac

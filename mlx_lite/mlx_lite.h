@@ -8,6 +8,7 @@
 #include "mlx_lite/gpu.h"
 #include "mlx_lite/graph_utils.h"
 #include "mlx_lite/memory.h"
+#include "mlx_lite/ops/autotune.h"
 #include "mlx_lite/ops/fast.h"
 #include "mlx_lite/ops/ops.h"
 #include "mlx_lite/transforms/autodiff.h"

@@ -145,6 +145,15 @@ void write_kernel_entry(const fs::path& path, const std::string& glsl,
     log::info("kernel cache: not writing {}: invalid SPIR-V ({})", path.string(), error);
     return;
   }
+  const Header h{glsl.size(), spirv.size(), checksum(glsl, spirv)};
+  std::string bytes(kMagic, sizeof(kMagic));
+  bytes.append(reinterpret_cast<const char*>(&h), sizeof(h));
+  bytes.append(glsl);
+  bytes.append(bytes_of(spirv));
+  write_file_atomically(path, bytes);
+}
+
+void write_file_atomically(const fs::path& path, std::string_view bytes) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   std::random_device rd;
@@ -152,12 +161,7 @@ void write_kernel_entry(const fs::path& path, const std::string& glsl,
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) return;
-    const Header h{glsl.size(), spirv.size(), checksum(glsl, spirv)};
-    out.write(kMagic, sizeof(kMagic));
-    out.write(reinterpret_cast<const char*>(&h), sizeof(h));
-    out.write(glsl.data(), static_cast<std::streamsize>(glsl.size()));
-    out.write(reinterpret_cast<const char*>(spirv.data()),
-              static_cast<std::streamsize>(spirv.size() * 4));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!out) {
       out.close();
       fs::remove(tmp, ec);

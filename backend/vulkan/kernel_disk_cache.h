@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mlx_lite::vulkan {
@@ -36,6 +37,12 @@ EntryRead read_kernel_entry(const std::filesystem::path& path, const std::string
 // costs a compile next time. SPIR-V the validator rejects is not written.
 void write_kernel_entry(const std::filesystem::path& path, const std::string& glsl,
                         const std::vector<uint32_t>& spirv);
+
+// Writes `bytes` to a file of its own beside `path`, renamed into place
+// (processes sharing the directory see the whole file or none); creates the
+// directory. A failure leaves no file behind and is not reported: the
+// caches only lose an entry.
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
 // Empty when SPIRV-Tools' validator accepts `spirv` for Vulkan 1.2, else
 // its first message.
