@@ -59,13 +59,13 @@ std::vector<fs::path> autotune_files(const fs::path& cache) {
   return files;
 }
 
-// Each thread loops 3000 times, except at threadgroup x == FAST, where it
-// loops once: FAST is the fastest candidate by far (on lavapipe, about
-// 3000x less work), whatever its place among the candidates.
+// Each thread loops SLOW times (3000 unless a test asks for more), except at threadgroup x == FAST,
+// where it loops once: FAST is the fastest candidate by far (on lavapipe, about 3000x less work),
+// whatever its place among the candidates.
 const fast::CustomKernelFunction& slow_but_one() {
   static const auto kernel = fast::vulkan_kernel("slow_but_one", {"inp"}, {"out"}, R"(
   uint i = thread_position_in_grid.x;
-  uint n = threads_per_threadgroup.x == uint(FAST) ? 1u : 3000u;
+  uint n = threads_per_threadgroup.x == uint(FAST) ? 1u : uint(SLOW);
   float acc = 0.0;
   for (uint k = 0u; k < n; ++k) acc = acc * 0.5 + inp[i];
   out[i] = acc;
@@ -75,11 +75,12 @@ const fast::CustomKernelFunction& slow_but_one() {
 
 // Tunes slow_but_one over `candidates`, counting the runs.
 Threadgroup tune(int fast_x, const std::string& key, const std::vector<Threadgroup>& candidates,
-                 int* runs = nullptr) {
+                 int* runs = nullptr, int slow = 3000) {
   array x = ones({2048});
   return fast::autotune_threadgroup("slow_but_one", key, candidates, [&](Threadgroup tg) {
     if (runs) ++*runs;
-    return slow_but_one()({x}, {x.shape()}, {float32}, {2048, 1, 1}, tg, {{"FAST", fast_x}});
+    return slow_but_one()({x}, {x.shape()}, {float32}, {2048, 1, 1}, tg,
+                          {{"FAST", fast_x}, {"SLOW", slow}});
   });
 }
 
@@ -92,7 +93,8 @@ TEST_F(AutotuneTest, PicksTheFastestCandidate) {
   const std::string tag = nonce();
   // The slow kernel's answer does not depend on the threadgroup.
   array x = ones({2048});
-  auto out = slow_but_one()({x}, {x.shape()}, {float32}, {2048, 1, 1}, {32, 1, 1}, {{"FAST", 64}});
+  auto out = slow_but_one()({x}, {x.shape()}, {float32}, {2048, 1, 1}, {32, 1, 1},
+                            {{"FAST", 64}, {"SLOW", 3000}});
   EXPECT_ALLCLOSE(out[0], full({2048}, 2.0f), 1e-5, 1e-5);
   // The fast one wins wherever it is among the candidates.
   for (int fast_x : {64, 256, 32}) {
@@ -109,8 +111,15 @@ TEST_F(AutotuneTest, TunesInsideTheThreadsOwnGpuTiming) {
   TempCache cache;
   // The thread's timing is running: tuning falls back to wall time, and the
   // timing goes on.
+  // Wall time counts the submit and wait (~50 us): on a fast GPU 3000
+  // iterations a thread (a few us) are within its noise, so the slow
+  // candidates loop 60000 times there (below lavapipe's loop cap too).
+  const bool cpu_gpu =
+      std::get<std::string>(gpu::device_info().at("device_name")).find("llvmpipe") !=
+      std::string::npos;
   gpu::start_timing();
-  EXPECT_EQ(tune(128, nonce(), kCandidates), Threadgroup(128, 1, 1));
+  EXPECT_EQ(tune(128, nonce(), kCandidates, nullptr, cpu_gpu ? 3000 : 60000),
+            Threadgroup(128, 1, 1));
   EXPECT_GT(gpu::stop_timing(), 0.0);
 }
 

@@ -208,7 +208,9 @@ std::string exchange(const Scalar& s, bool emulated) {
     return fmt::format(
         "{0} mlx_simd32_exchange({0} mlx_x, uint mlx_lane, bool mlx_valid) {{\n"
         "  {0} mlx_v = subgroupShuffle(mlx_x, mlx_lane & 31u);\n"
-        "  return mlx_valid && mlx_lane < 32u && mlx_simd32_alive(mlx_lane) ? mlx_v : mlx_x;\n}}\n",
+        "  // Every lane takes part in the ballot: under && only the valid ones would.\n"
+        "  bool mlx_alive = mlx_simd32_alive(mlx_lane & 31u);\n"
+        "  return mlx_valid && mlx_lane < 32u && mlx_alive ? mlx_v : mlx_x;\n}}\n",
         s.name);
   }
   return fmt::format(
