@@ -11,9 +11,12 @@
 #                          kernels, creation, random, indexing, conv), the
 #                          custom-kernel and kernel-cache tests (compiler,
 #                          disk cache, pipelines), GPU timing (gpu_timer.cpp),
-#                          the loop-cap tests (split kernels) and the
-#                          watchdog. Together they call into every file in
-#                          backend/. test_large_arrays (2 GiB arrays) is left
+#                          the loop-cap tests (split kernels), the
+#                          watchdog, the simdgroup layer and device features
+#                          (test_simdgroups) and the kernel builder's names,
+#                          hints and shared-memory reading
+#                          (test_kernel_builder). Together they call into
+#                          every file in backend/. test_large_arrays (2 GiB arrays) is left
 #                          out: 143 s under ASan.
 #
 # -fno-sanitize=vptr: glslang is built without RTTI, and the vptr check
@@ -35,7 +38,7 @@ if [[ ${1:-} != --ci ]]; then
 fi
 
 programs=(test_fuzz test_custom_kernel test_kernel_cache test_gpu_timing test_loop_cap
-          test_gpu_watchdog)
+          test_gpu_watchdog test_simdgroups test_kernel_builder)
 build=build-asan-ci
 # -O1 -g1 as scripts/tsan.sh: a third of RelWithDebInfo's build time, and
 # reports keep file and line.
