@@ -25,8 +25,8 @@ using gpu_test::kGpu;
 using grid_sample_test::Case;
 using grid_sample_test::cotangent;
 using grid_sample_test::DeviceScope;
-using grid_sample_test::grid_sample_ref_fn;
 using grid_sample_test::expect_value_and_grad_match_the_reference;
+using grid_sample_test::grid_sample_ref_fn;
 using test_util::values;
 
 namespace {

@@ -323,7 +323,9 @@ TEST_F(KernelBuilder, ZeroGridWithOutputsToWriteIsRefused) {
   const std::string message = error_of([&] {
     kernel({x}, {{4}}, {float32}, {4, 0, 1}, {32, 1, 1});
   });
-  EXPECT_CONTAINS(message, "[vulkan_kernel] Kernel 'unwritten': grid (4, 0, 1) must be positive when an output has elements");
+  EXPECT_CONTAINS(message,
+                  "[vulkan_kernel] Kernel 'unwritten': grid (4, 0, 1) must be positive when an "
+                  "output has elements");
   EXPECT_CONTAINS(message, "output 'y' of shape (4,)");
   // A zero threadgroup and a negative grid stay errors.
   EXPECT_CONTAINS(error_of([&] {

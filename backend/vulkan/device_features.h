@@ -33,7 +33,7 @@ struct DeviceFeatures {
   bool shared_float32_atomic_add = false, shared_float32_atomics = false;
   bool float32_atomic_min_max = false, float16_atomic_add = false;  // VK_EXT_shader_atomic_float2
   bool vulkan_memory_model = false;  // with device scope (memoryBarrier() uses it)
-  bool cooperative_matrix = false;  // VK_NV_cooperative_matrix
+  bool cooperative_matrix = false;   // VK_NV_cooperative_matrix
   std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;
 
   // Whether the pipelines of 32-wide simdgroups run on 32-wide subgroups.
