@@ -45,7 +45,6 @@ SimdTarget simd_target(bool native_simdgroups) {
   const auto& f = device.features();
   return {.width = native_simdgroups ? SimdWidth::device : SimdWidth::metal32,
           .subgroups32 = native_simdgroups ? f.subgroup_size == 32 : f.subgroups32(),
-          .max_threads = device.limits().max_workgroup_invocations,
           .float16 = f.float16};
 }
 

@@ -244,7 +244,7 @@ void Device::create_device() {
     throw std::runtime_error(
         fmt::format("[gpu] Vulkan device '{}' lacks what mlx_lite needs:{}.", name_, missing));
   }
-  features_ = read_device_features(physical_);
+  features_ = read_device_features(physical_, extensions);
   if (env_is("MLX_LITE_VULKAN_NO_FLOAT_ATOMICS", "1")) features_.float32_atomic_add = false;
   const FeatureEnables enables(features_, extensions);
 

@@ -14,14 +14,6 @@ bool has(const std::vector<std::string>& extensions, const char* name) {
   return std::ranges::find(extensions, name) != extensions.end();
 }
 
-std::vector<std::string> device_extensions(const vk::raii::PhysicalDevice& physical) {
-  std::vector<std::string> names;
-  for (const auto& e : physical.enumerateDeviceExtensionProperties()) {
-    names.emplace_back(e.extensionName.data());
-  }
-  return names;
-}
-
 std::string component_name(vk::ComponentTypeNV t) {
   switch (t) {
     case vk::ComponentTypeNV::eFloat16:
@@ -111,8 +103,8 @@ void read_cooperative_matrix(const vk::raii::PhysicalDevice& physical, DeviceFea
 
 }  // namespace
 
-DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical) {
-  const auto extensions = device_extensions(physical);
+DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical,
+                                    const std::vector<std::string>& extensions) {
   DeviceFeatures f;
   read_subgroups(physical, has(extensions, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME), f);
   auto core =

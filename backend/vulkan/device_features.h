@@ -40,8 +40,10 @@ struct DeviceFeatures {
   bool subgroups32() const { return subgroup_size == 32 || require_subgroup_32; }
 };
 
-// What `physical` has. Never throws for a missing optional feature.
-DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical);
+// What `physical`, whose device extensions are `extensions`, has. Never
+// throws for a missing optional feature.
+DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical,
+                                    const std::vector<std::string>& extensions);
 
 // The structures that enable `f` at device creation (their pNext chain
 // starts at the PhysicalDeviceFeatures2), with the device extensions they

@@ -126,29 +126,30 @@ constexpr std::string_view kEmulatedBase = R"(
 // whole threadgroup lies inside the grid.
 uvec3 mlx_group_origin;
 bool mlx_whole_group;
-uint mlx_simd32_lane() {{ return gl_LocalInvocationIndex & 31u; }}
-uint mlx_simd32_group() {{ return gl_LocalInvocationIndex >> 5u; }}
-uint mlx_simd32_lanes() {{ return min(32u, mlx_threads - (gl_LocalInvocationIndex & ~31u)); }}
+uint mlx_simd32_lane() { return gl_LocalInvocationIndex & 31u; }
+uint mlx_simd32_group() { return gl_LocalInvocationIndex >> 5u; }
+uint mlx_simd32_lanes() { return min(32u, mlx_threads - (gl_LocalInvocationIndex & ~31u)); }
 // Whether thread `t` of the threadgroup runs: threads past the grid return
 // before the source (their slots hold stale values), and lavapipe's barriers
 // do not wait for threads that returned.
-bool mlx_simd32_alive(uint mlx_t) {{
+bool mlx_simd32_alive(uint mlx_t) {
   if (mlx_whole_group) return true;
   uvec3 mlx_l = uvec3(mlx_t % gl_WorkGroupSize.x, mlx_t / gl_WorkGroupSize.x % gl_WorkGroupSize.y,
                       mlx_t / (gl_WorkGroupSize.x * gl_WorkGroupSize.y));
   return all(lessThan(mlx_group_origin + mlx_l, uvec3(mlx_grid[0], mlx_grid[1], mlx_grid[2])));
-}}
-shared uint mlx_simd32_slots[{0}];
+}
+// Two slots per thread, sized by the threadgroup (a specialization constant).
+shared uint mlx_simd32_slots[2u * mlx_threads];
 uint mlx_simd32_phase = 0u;
 // Publishes the caller's bits; returns the index of its simdgroup's lane 0.
-uint mlx_simd32_publish(uint mlx_bits) {{
-  uint mlx_at = mlx_simd32_phase * {1}u;
+uint mlx_simd32_publish(uint mlx_bits) {
+  uint mlx_at = mlx_simd32_phase * mlx_threads;
   mlx_simd32_phase ^= 1u;
   mlx_simd32_slots[mlx_at + gl_LocalInvocationIndex] = mlx_bits;
   barrier();
   return mlx_at + (gl_LocalInvocationIndex & ~31u);
-}}
-void mlx_simdgroup_barrier() {{ memoryBarrierShared(); barrier(); }}
+}
+void mlx_simdgroup_barrier() { memoryBarrierShared(); barrier(); }
 )";
 
 std::string native_function(const Op& op, const Scalar& s) {
@@ -408,13 +409,19 @@ bool uses_thread_exchange(const absl::flat_hash_set<std::string_view>& used) {
   return uses_threadgroup_helpers(used);
 }
 
-bool emulates_simdgroups(const SimdTarget& target,
-                         const absl::flat_hash_set<std::string_view>& used) {
-  if (target.subgroups32) return false;
+// Whether the source needs the 32-wide layer: it calls threadgroup_* (built
+// on it under any width), or, with Metal's simdgroups, any simd helper.
+bool uses_simd32_layer(const SimdTarget& target,
+                       const absl::flat_hash_set<std::string_view>& used) {
   if (uses_threadgroup_helpers(used)) return true;
   return target.width == SimdWidth::metal32 &&
          std::ranges::any_of(simd_helper_names(),
                              [&](std::string_view n) { return used.contains(n); });
+}
+
+bool emulates_simdgroups(const SimdTarget& target,
+                         const absl::flat_hash_set<std::string_view>& used) {
+  return !target.subgroups32 && uses_simd32_layer(target, used);
 }
 
 std::string simd_helpers(const SimdTarget& target,
@@ -427,20 +434,16 @@ std::string simd_helpers(const SimdTarget& target,
   const bool device = target.width == SimdWidth::device;
   std::string s;
   if (device) s += device_helpers(used);
-  const bool layer =
-      used_tg.size() > 0 || (!device && (!needed.empty() || used.contains("simdgroup_barrier")));
-  if (!layer) return s;
+  if (!uses_simd32_layer(target, used)) return s;
   // The 32-wide layer (also under native_simdgroups, for the threadgroup
   // helpers): the pipeline's subgroups where they are 32 wide, else emulated.
   const bool emulated = !target.subgroups32;
   s += "\n// Metal's 32-wide simdgroups (docs/custom_kernels.md, \"Simdgroups\").\n";
-  s += emulated
-           ? fmt::format(fmt::runtime(kEmulatedBase), 2 * target.max_threads, target.max_threads)
-           : std::string(kNativeBase);
+  s += emulated ? kEmulatedBase : kNativeBase;
   const bool any_shuffle = std::ranges::any_of(
       ops(), [&](const Op& op) { return op.kind == Kind::shuffle && needed.contains(op.name); });
-  for (const auto& sc : kScalars) {
-    if (any_shuffle) s += exchange(sc, emulated);
+  if (any_shuffle) {
+    for (const auto& sc : kScalars) s += exchange(sc, emulated);
   }
   // Scalars first: the vector and float16 overloads call them.
   for (const auto& op : ops()) {

@@ -31,8 +31,7 @@ struct SimdTarget {
   // subgroups are 8): simdgroup s is then threads 32 s .. 32 s + 31 of
   // gl_LocalInvocationIndex, whatever the device's subgroups are.
   bool subgroups32 = true;
-  uint32_t max_threads = 1024;  // maxComputeWorkGroupInvocations: the emulation's slots
-  bool float16 = false;         // float16_t arithmetic (its overloads compute in float)
+  bool float16 = false;  // float16_t arithmetic (its overloads compute in float)
 };
 
 // Every name this layer defines for the source (simd_*, threadgroup_*,

@@ -8,11 +8,11 @@
 // mode (tests/test_kernel_examples_rmsnorm.cpp). x (..., D) and w (D) are
 // float32 or float16; every sum is taken in float32.
 //
-// The guide sums a row with simd_sum alone, which is right only where a
-// simdgroup spans the threadgroup. block_sum() below sums over the whole
-// threadgroup through shared memory, for any threadgroup size and any
-// subgroup width (8 on lavapipe, 32 on NVIDIA); once the library's
-// threadgroup_sum exists, it replaces block_sum().
+// The guide sums a row with simd_sum alone, which is right only where one
+// simdgroup spans the threadgroup; the kernels here sum over the whole
+// threadgroup with threadgroup_sum, for any threadgroup of 1 to 1024
+// threads. Every thread reaches it (it contains barriers), and the grid is
+// whole threadgroups (one per row).
 #pragma once
 
 #include <algorithm>
@@ -30,32 +30,8 @@ namespace mlx_lite::examples {
 
 namespace rms_norm_detail {
 
-// The largest threadgroup: the size of block_sum's shared buffer.
+// The largest threadgroup threadgroup_sum takes.
 inline constexpr int kMaxThreadgroup = 1024;
-
-// block_sum(v): the sum of v over the threadgroup, returned to every thread.
-// Every thread of the threadgroup must call it (it holds barriers), as
-// threadgroup_barrier. A tree over shared memory: halving strides from the
-// power of two below the threadgroup size, so any size works.
-inline constexpr const char* kHeader = R"(
-shared float block_sum_buf[1024];  // kMaxThreadgroup
-
-float block_sum(float v) {
-  uint tid = gl_LocalInvocationIndex;
-  uint n = gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;
-  block_sum_buf[tid] = v;
-  memoryBarrierShared();
-  barrier();
-  for (uint s = n > 1u ? 1u << findMSB(n - 1u) : 0u; s > 0u; s >>= 1) {
-    if (tid < s && tid + s < n) block_sum_buf[tid] += block_sum_buf[tid + s];
-    memoryBarrierShared();
-    barrier();
-  }
-  float total = block_sum_buf[0];
-  barrier();  // every thread has read it before the buffer is used again
-  return total;
-}
-)";
 
 // One threadgroup per row of D = w_shape[0] elements; each thread strides
 // over the row. T: the output's type. eps: a one-element input.
@@ -71,7 +47,7 @@ inline constexpr const char* kForwardSource = R"(
     float v = float(x[base + i]);
     acc += v * v;
   }
-  float r = inversesqrt(block_sum(acc) / float(D) + eps[0]);
+  float r = inversesqrt(threadgroup_sum(acc) / float(D) + eps[0]);
   for (uint i = tid; i < D; i += tg) {
     out[base + i] = T(float(x[base + i]) * r * float(w[i]));
   }
@@ -95,8 +71,8 @@ inline constexpr const char* kVjpSource = R"(
     sum_xx += xv * xv;
     sum_wgx += float(w[i]) * float(g[base + i]) * xv;
   }
-  float r = inversesqrt(block_sum(sum_xx) / float(D) + eps[0]);
-  float c = block_sum(sum_wgx) * r * r * r / float(D);
+  float r = inversesqrt(threadgroup_sum(sum_xx) / float(D) + eps[0]);
+  float c = threadgroup_sum(sum_wgx) * r * r * r / float(D);
   for (uint i = tid; i < D; i += tg) {
     float xv = float(x[base + i]);
     float gv = float(g[base + i]);
@@ -107,13 +83,13 @@ inline constexpr const char* kVjpSource = R"(
 
 inline const fast::CustomKernelFunction& forward_kernel() {
   static const auto kernel =
-      fast::vulkan_kernel("rms_norm", {"x", "w", "eps"}, {"out"}, kForwardSource, kHeader);
+      fast::vulkan_kernel("rms_norm", {"x", "w", "eps"}, {"out"}, kForwardSource);
   return kernel;
 }
 
 inline const fast::CustomKernelFunction& vjp_kernel() {
   static const auto kernel = fast::vulkan_kernel("rms_norm_vjp", {"x", "w", "g", "eps"},
-                                                 {"x_grad", "w_grad_rows"}, kVjpSource, kHeader);
+                                                 {"x_grad", "w_grad_rows"}, kVjpSource);
   return kernel;
 }
 
