@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "backend/vulkan/device.h"
+#include "backend/vulkan/kernel_extensions.h"
 #include "gpu_test_util.h"
 #include "test_util.h"
 
@@ -417,6 +418,20 @@ TEST_F(SimdgroupTest, DeviceInfoSaysHowSimdgroupsRun) {
 // where the device has it (the validation layer reported VUID-RuntimeSpirv-
 // None-06275 when it was not); an extension the device lacks is refused
 // before anything runs, naming it and the device.
+// The #extension lines of a header or source, as the preprocessor reads them.
+TEST(KernelExtensions, RequestedExtensionsAreTheDirectiveLines) {
+  const std::string text =
+      "  #  extension GL_A : require\n"
+      "#extension GL_B:enable\n"
+      "// #extension GL_C : require\n"
+      "#extensionGL_D : require\n"
+      "#extension GL_E require\n"
+      "float f; #extension GL_F : require\n"
+      "\t#extension\tGL_G\t: warn";
+  EXPECT_EQ(vulkan::requested_extensions(text), (std::vector<std::string>{"GL_A", "GL_B", "GL_G"}));
+  EXPECT_TRUE(vulkan::requested_extensions("").empty());
+}
+
 TEST_F(SimdgroupTest, ExtensionsAreCheckedAgainstTheDevice) {
   const auto& f = vulkan::Device::get().features();
   auto kernel = fast::vulkan_kernel(

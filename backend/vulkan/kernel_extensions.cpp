@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
-#include <regex>
 #include <stdexcept>
 
 #include "backend/vulkan/device.h"
@@ -72,12 +73,31 @@ std::string_view unsupported(std::string_view name) {
 }  // namespace
 
 std::vector<std::string> requested_extensions(std::string_view text) {
-  static const std::regex line(R"(^[ \t]*#[ \t]*extension[ \t]+([A-Za-z0-9_]+)[ \t]*:)",
-                               std::regex::multiline);
+  // A scan, not std::regex: a multiline regex reads libstdc++'s ctype cache,
+  // which ThreadSanitizer reports as a race when kernels compile on several
+  // threads.
+  auto skip_blanks = [&](size_t i) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    return i;
+  };
+  auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   std::vector<std::string> names;
-  for (std::cregex_iterator it(text.data(), text.data() + text.size(), line), end; it != end;
-       ++it) {
-    names.push_back((*it)[1].str());
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    size_t i = skip_blanks(start);
+    if (i < end && text[i] == '#') {
+      i = skip_blanks(i + 1);
+      constexpr std::string_view kWord = "extension";
+      const size_t name = skip_blanks(i + kWord.size());
+      if (text.compare(i, kWord.size(), kWord) == 0 && name > i + kWord.size()) {
+        size_t j = name;
+        while (j < end && ident_char(text[j])) ++j;
+        if (j > name && skip_blanks(j) < end && text[skip_blanks(j)] == ':') {
+          names.emplace_back(text.substr(name, j - name));
+        }
+      }
+    }
+    start = end + 1;
   }
   return names;
 }
