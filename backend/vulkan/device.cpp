@@ -13,6 +13,7 @@
 
 #include "backend/common/log.h"
 #include "backend/gpu_backend.h"
+#include "backend/vulkan/matrix_units.h"
 #include "mlx_lite/gpu.h"
 
 namespace mlx_lite::vulkan {
@@ -335,6 +336,7 @@ std::unordered_map<std::string, std::variant<std::string, size_t>> device_info()
       {"float16_atomic_add", size_t{f.float16_atomic_add}},
       {"vulkan_memory_model", size_t{f.vulkan_memory_model}},
       {"cooperative_matrix", vulkan::describe_cooperative_matrix(f)},
+      {"matmul_matrix_units", vulkan::describe_matmul_matrix_units(d)},
       {"timestamp_valid_bits", size_t{l.timestamp_valid_bits}},
   };
 }

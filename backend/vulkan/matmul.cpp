@@ -1,16 +1,21 @@
-// GPU kernel of Matmul (shaders/matmul.comp): one workgroup per output tile,
-// operands read through their strides (no copies of transposed operands).
-// A long K is split across workgroups whose float32 partial products a
-// second dispatch adds up (shaders/matmul_partials.comp).
+// GPU kernels of Matmul: one workgroup per output tile, operands read
+// through their strides (no copies of transposed operands), on the device's
+// matrix units where it has them for the dtype (shaders/matmul_coop.comp),
+// else tiled in registers (shaders/matmul.comp). A long K is split across
+// workgroups whose float32 partial products a second dispatch adds up
+// (shaders/matmul_partials.comp).
 #include "backend/vulkan/shaders/params/matmul.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "backend/common/buffers.h"
 #include "backend/common/layout.h"
 #include "backend/vulkan/encoder.h"
+#include "backend/vulkan/matrix_units.h"
+#include "backend/vulkan/shaders/params/matmul_coop.h"
 #include "backend/vulkan/shaders/params/matmul_partials.h"
 #include "mlx_lite/primitives/linalg.h"
 
@@ -21,6 +26,7 @@ namespace params = vulkan::params;
 namespace {
 
 using MatmulKernel = vulkan::Kernel<params::MatmulParams, params::MatmulSpec>;
+using CoopKernel = vulkan::Kernel<params::MatmulParams, params::MatmulCoopSpec>;
 using PartialsKernel = vulkan::Kernel<params::MatmulPartialsParams, params::MatmulPartialsSpec>;
 
 // matmul_<dtype>_tile<4 or 8>: 64 x 64 or 128 x 128 output tiles, written in
@@ -32,6 +38,16 @@ const MatmulKernel& kernel(Dtype t, int tile, bool partials) {
   static const vulkan::KernelsByDtype<MatmulKernel> f32_tile8("matmul_{}_f32_tile8");
   if (partials && t != float32) return tile == 8 ? f32_tile8(t) : f32_tile4(t);
   return tile == 8 ? tile8(t) : tile4(t);
+}
+
+// matmul_coop_float16[_f32]_<wide|narrow>: 128 x 256 or 128 x 128 tiles on
+// the matrix units, C in float16 or (partials) float32.
+const CoopKernel& coop_kernel(bool wide, bool partials) {
+  static const CoopKernel w("matmul_coop_float16_wide"), n("matmul_coop_float16_narrow");
+  static const CoopKernel f32_w("matmul_coop_float16_f32_wide"),
+      f32_n("matmul_coop_float16_f32_narrow");
+  if (partials) return wide ? f32_w : f32_n;
+  return wide ? w : n;
 }
 
 // The most K one workgroup walks. lavapipe stops an invocation after 65,535
@@ -58,8 +74,7 @@ constexpr int64_t kMinKChunk = 512;
 struct KSplit {
   int64_t splits, k_chunk;
 };
-KSplit split_k(int64_t K, int tile, int64_t tiles) {
-  const int64_t most = tile == 8 ? kMaxKTile8 : kMaxKTile4;
+KSplit split_k(int64_t K, int64_t most, int64_t tiles) {
   int64_t splits = (K + most - 1) / most;
   if (tiles < kBusyWorkgroups) {
     splits = std::max(splits, std::min((kBusyWorkgroups + tiles - 1) / tiles, K / kMinKChunk));
@@ -67,6 +82,46 @@ KSplit split_k(int64_t K, int tile, int64_t tiles) {
   if (splits <= 1) return {1, std::max<int64_t>(K, 1)};
   const int64_t k_chunk = ((K + splits - 1) / splits + 15) / 16 * 16;
   return {(K + k_chunk - 1) / k_chunk, k_chunk};
+}
+
+// Dispatches `kernel` over `tiles` output tiles per split of K, then, where
+// K is split, the sum of the splits' float32 partial products (written by
+// `partials_kernel`) into C.
+template <class K, class S>
+void dispatch_tiles(vulkan::Encoder& encoder, const K& kernel, const K& partials_kernel,
+                    const S& spec, params::MatmulParams p, const vulkan::ShapeBlock& shapes,
+                    const array& a, const array& b, array& out, int64_t tiles, KSplit split) {
+  p.k_chunk = split.k_chunk;
+  if (split.splits == 1) {
+    encoder.dispatch(kernel, spec, p, shapes,
+                     {vulkan::input(a), vulkan::input(b), vulkan::output(out)},
+                     vulkan::Grid::workgroups(tiles));
+    return;
+  }
+  // Each split's product in float32, then their sum in C's dtype (the
+  // partials must fit one binding, as any array).
+  const int64_t n = static_cast<int64_t>(out.size());
+  array partials(allocator::malloc(split.splits * n * size_of(float32)),
+                 {static_cast<ShapeElem>(split.splits), static_cast<ShapeElem>(n)}, float32);
+  encoder.dispatch(partials_kernel, spec, p, shapes,
+                   {vulkan::input(a), vulkan::input(b), vulkan::output(partials)},
+                   vulkan::Grid::workgroups(split.splits * tiles));
+  static const vulkan::KernelsByDtype<PartialsKernel> sum_partials("matmul_partials_{}");
+  encoder.dispatch(sum_partials(out.dtype()), params::MatmulPartialsSpec{.workgroup_size = 256},
+                   params::MatmulPartialsParams{.n = n, .splits = split.splits}, {},
+                   {vulkan::input(partials), vulkan::output(out)}, vulkan::Grid::threads(n));
+}
+
+// Whether runs of 8 elements along an operand's unit-strided dim (rows along
+// `fast_stride`) start at multiples of 8 elements, so that the matrix-unit
+// kernel loads them as 16-byte vectors: the run's dim is unit-strided, and
+// the offset, the other dim's stride and the batch strides are multiples
+// of 8.
+bool runs_of_8_aligned(int64_t fast_stride, int64_t slow_stride, int64_t offset,
+                       const Strides& batch_strides) {
+  auto aligned = [](int64_t v) { return v % 8 == 0; };
+  return fast_stride == 1 && aligned(slow_stride) && aligned(offset) &&
+         std::all_of(batch_strides.begin(), batch_strides.end(), aligned);
 }
 
 }  // namespace
@@ -87,6 +142,56 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   auto [dims, st] = common::collapse_dims<2>(batch, {&a_batch, &b_batch});
   const int64_t batches = static_cast<int64_t>(out.size()) / (M * N);
 
+  // The shader indexes in 32 bits: a bound buffer holds fewer than 2^32
+  // elements of 2 or 4 bytes (maxStorageBufferRange < 4 GiB).
+  vulkan::ShapeBlock shapes;
+  const params::MatmulParams p{.M = M,
+                               .N = N,
+                               .K = K,
+                               .k_chunk = K,
+                               .a_row_stride = a.strides()[nd - 2],
+                               .a_col_stride = a.strides()[nd - 1],
+                               .b_row_stride = b.strides()[nd - 2],
+                               .b_col_stride = b.strides()[nd - 1],
+                               .a_offset = a.offset(),
+                               .b_offset = b.offset(),
+                               .batch = shapes.add<2>(dims, st)};
+  // Consecutive threads load along the operand's unit-strided dim (coalesced
+  // reads); a dim of size 1 is never walked, so the other one is taken.
+  const bool a_k_fast = M == 1 || (K > 1 && p.a_col_stride == 1);
+  const bool b_n_fast = K == 1 || (N > 1 && p.b_col_stride == 1);
+  auto& encoder = vulkan::encoder(stream());
+
+  if (vulkan::matmul_on_matrix_units(vulkan::Device::get(), a.dtype())) {
+    // Wide tiles halve the loads per product, where N fills them and they
+    // are enough to keep the GPU busy.
+    const int64_t tm = params::kMatmulCoopTileM;
+    const int64_t wide_tiles =
+        batches * ((M + tm - 1) / tm) *
+        ((N + params::kMatmulCoopTileNWide - 1) / params::kMatmulCoopTileNWide);
+    const bool wide = N > params::kMatmulCoopTileN && wide_tiles >= kBusyWorkgroups;
+    const int64_t tn = wide ? params::kMatmulCoopTileNWide : params::kMatmulCoopTileN;
+    const int64_t tiles = batches * ((M + tm - 1) / tm) * ((N + tn - 1) / tn);
+    // Matrix-unit devices have no loop cap to keep under: K is split only
+    // to give an idle GPU more workgroups.
+    const KSplit split = split_k(K, std::numeric_limits<int32_t>::max(), tiles);
+    // Shared memory keeps each operand's layout: its runs of 8 lie along
+    // the unit-strided dim where there is one.
+    const Strides& as = st[0];
+    const Strides& bs = st[1];
+    const params::MatmulCoopSpec spec{
+        .workgroup_size = params::kMatmulCoopThreads,
+        .A_K_FAST = a_k_fast,
+        .B_N_FAST = b_n_fast,
+        .A_VEC = a_k_fast ? runs_of_8_aligned(p.a_col_stride, p.a_row_stride, p.a_offset, as)
+                          : runs_of_8_aligned(p.a_row_stride, p.a_col_stride, p.a_offset, as),
+        .B_VEC = b_n_fast ? runs_of_8_aligned(p.b_col_stride, p.b_row_stride, p.b_offset, bs)
+                          : runs_of_8_aligned(p.b_row_stride, p.b_col_stride, p.b_offset, bs)};
+    dispatch_tiles(encoder, coop_kernel(wide, false), coop_kernel(wide, true), spec, p, shapes, a,
+                   b, out, tiles, split);
+    return;
+  }
+
   // 128 x 128 tiles (8 x 8 per thread) do twice the arithmetic per load of
   // 64 x 64 ones, but need enough of them to keep every core busy, and
   // matrices large enough not to waste most of each tile.
@@ -95,48 +200,11 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const int64_t tile_size = 16 * tile;
   const int64_t tiles =
       batches * ((M + tile_size - 1) / tile_size) * ((N + tile_size - 1) / tile_size);
-  const KSplit split = split_k(K, tile, tiles);
-
-  // The shader indexes in 32 bits: a bound buffer holds fewer than 2^32
-  // elements of 2 or 4 bytes (maxStorageBufferRange < 4 GiB).
-  vulkan::ShapeBlock shapes;
-  const params::MatmulParams p{.M = M,
-                               .N = N,
-                               .K = K,
-                               .k_chunk = split.k_chunk,
-                               .a_row_stride = a.strides()[nd - 2],
-                               .a_col_stride = a.strides()[nd - 1],
-                               .b_row_stride = b.strides()[nd - 2],
-                               .b_col_stride = b.strides()[nd - 1],
-                               .a_offset = a.offset(),
-                               .b_offset = b.offset(),
-                               .batch = shapes.add<2>(dims, st)};
-
-  // Consecutive threads load along the operand's unit-strided dim (coalesced
-  // reads); a dim of size 1 is never walked, so the other one is taken.
-  const params::MatmulSpec spec{.workgroup_size = params::kMatmulThreads,
-                                .A_K_FAST = M == 1 || (K > 1 && p.a_col_stride == 1),
-                                .B_N_FAST = K == 1 || (N > 1 && p.b_col_stride == 1)};
-
-  auto& encoder = vulkan::encoder(stream());
-  if (split.splits == 1) {
-    encoder.dispatch(kernel(out.dtype(), tile, false), spec, p, shapes,
-                     {vulkan::input(a), vulkan::input(b), vulkan::output(out)},
-                     vulkan::Grid::workgroups(tiles));
-    return;
-  }
-  // Each split's product in float32, then their sum in C's dtype (the
-  // partials must fit one binding, as any array).
-  const int64_t n = static_cast<int64_t>(out.size());
-  array partials(allocator::malloc(split.splits * n * size_of(float32)),
-                 {static_cast<ShapeElem>(split.splits), static_cast<ShapeElem>(n)}, float32);
-  encoder.dispatch(kernel(out.dtype(), tile, true), spec, p, shapes,
-                   {vulkan::input(a), vulkan::input(b), vulkan::output(partials)},
-                   vulkan::Grid::workgroups(split.splits * tiles));
-  static const vulkan::KernelsByDtype<PartialsKernel> sum_partials("matmul_partials_{}");
-  encoder.dispatch(sum_partials(out.dtype()), params::MatmulPartialsSpec{.workgroup_size = 256},
-                   params::MatmulPartialsParams{.n = n, .splits = split.splits}, {},
-                   {vulkan::input(partials), vulkan::output(out)}, vulkan::Grid::threads(n));
+  const KSplit split = split_k(K, tile == 8 ? kMaxKTile8 : kMaxKTile4, tiles);
+  const params::MatmulSpec spec{
+      .workgroup_size = params::kMatmulThreads, .A_K_FAST = a_k_fast, .B_N_FAST = b_n_fast};
+  dispatch_tiles(encoder, kernel(out.dtype(), tile, false), kernel(out.dtype(), tile, true), spec,
+                 p, shapes, a, b, out, tiles, split);
 }
 
 }  // namespace mlx_lite

@@ -1,0 +1,48 @@
+#include "backend/vulkan/matrix_units.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
+namespace mlx_lite::vulkan {
+
+namespace {
+
+bool turned_off() {
+  const char* env = std::getenv("MLX_LITE_MATRIX_UNITS");
+  return env != nullptr && std::string_view(env) == "0";
+}
+
+bool has_float16_fragments(const DeviceFeatures& f) {
+  return std::any_of(f.cooperative_matrix_shapes.begin(), f.cooperative_matrix_shapes.end(),
+                     [](const CooperativeMatrixShape& s) {
+                       return s.m == 16 && s.n == 16 && s.k == 16 && s.a == "float16" &&
+                              s.b == "float16" && s.c == "float32" && s.result == "float32";
+                     });
+}
+
+// Why the float16 kernel cannot run on `f`'s device, or "" where it can.
+std::string_view missing(const DeviceFeatures& f) {
+  if (!f.cooperative_matrix) return "no VK_NV_cooperative_matrix";
+  if (!has_float16_fragments(f)) return "no 16x16x16 float16*float16+float32 fragments";
+  if (!f.float16) return "no shaderFloat16";
+  if (!f.vulkan_memory_model) return "no vulkanMemoryModel";
+  if (f.subgroup_size != 32) return "subgroups are not 32 wide";
+  return "";
+}
+
+}  // namespace
+
+bool matmul_on_matrix_units(const Device& d, Dtype t) {
+  static const bool off = turned_off();
+  return t == float16 && !off && missing(d.features()).empty();
+}
+
+std::string describe_matmul_matrix_units(const Device& d) {
+  if (turned_off()) return "none (MLX_LITE_MATRIX_UNITS=0)";
+  const std::string_view why = missing(d.features());
+  if (!why.empty()) return "none (" + std::string(why) + ")";
+  return "float16 (VK_NV_cooperative_matrix, 16x16x16 fragments, float32 accumulation)";
+}
+
+}  // namespace mlx_lite::vulkan
