@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Matmul and softmax in PyTorch beside bench/bench_linalg.cpp's, on one GPU
+in one session:
+
+    python3 bench/compare_torch_linalg.py PROGRAM [--reps N] [--filter REGEX]
+                                          [--json FILE] [--env NAME=VALUE ...]
+
+PROGRAM is bench_linalg; its benchmarks run first (5 repetitions, medians),
+then PyTorch on the same shapes and dtypes. Each PyTorch figure is the median
+wall time from the call until the result is on the host, as Google
+Benchmark's real time covers an mlx_lite eval; CUDA-event time is printed
+beside it, and mlx_lite's GPU time (the gpu_time counter, Vulkan
+timestamps) beside its wall time. Float32 matmul runs with TF32 off
+(mlx_lite's float32 matmul is full float32). BM_Matmul times 4 products per
+iteration; figures here are per product. --env sets variables for the
+mlx_lite program (MLX_LITE_MATRIX_UNITS=0 times the tiled kernel).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+
+import torch
+
+from torch_timing import median_ms
+
+DTYPES = {0: torch.float32, 1: torch.float16, 2: torch.bfloat16}
+MATMUL_PRODUCTS = 4  # bench_linalg.cpp's kReps
+
+
+def torch_case(name, args):
+    """A callable computing what bench_linalg's benchmark NAME/ARGS does."""
+    gen = torch.Generator(device="cuda").manual_seed(0)
+
+    def values(*shape, dtype=torch.float32):
+        return (torch.rand(shape, device="cuda", generator=gen) * 2 - 1).to(dtype)
+
+    if name == "BM_Matmul":
+        n, dtype, layout = args
+        a, b = values(n, n, dtype=DTYPES[dtype]), values(n, n, dtype=DTYPES[dtype])
+        if layout == 1:
+            b = b.t()
+        if layout == 2:
+            a = a.t()
+        return lambda: torch.matmul(a, b)
+    if name == "BM_BatchedMatmul":
+        batch, n = args
+        a, b = values(batch, n, n), values(batch, n, n)
+        return lambda: torch.matmul(a, b)
+    if name == "BM_MatmulLongK":
+        n, k = args
+        a, b = values(n, k), values(k, n)
+        return lambda: torch.matmul(a, b)
+    if name == "BM_Softmax":
+        rows, length, op = args
+        x = values(rows, length)
+        return (lambda: torch.softmax(x, -1)) if op == 0 else (lambda: torch.logsumexp(x, -1))
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("program")
+    parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--filter", default=".")
+    parser.add_argument("--json", help="write every figure here")
+    parser.add_argument("--env", nargs="*", default=[])
+    args = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    env = dict(os.environ, **dict(e.split("=", 1) for e in args.env))
+    result = subprocess.run([args.program, "--benchmark_format=json", "--benchmark_repetitions=5",
+                             "--benchmark_report_aggregates_only=true",
+                             f"--benchmark_filter={args.filter}"],
+                            check=True, capture_output=True, text=True, env=env)
+    report = json.loads(result.stdout)
+    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}; mlx_lite env {args.env}")
+    print(f"{'benchmark':<34}{'mlx ms':>9}{'mlx gpu':>9}{'torch ms':>10}{'events':>9}"
+          f"{'wall x':>8}{'gpu x':>7}{'TFLOP/s':>9}")
+    rows = []
+    for b in report["benchmarks"]:
+        if b.get("aggregate_name") != "median" or "error_occurred" in b:
+            continue
+        parts = b["run_name"].split("/")
+        name, case_args = parts[0], [int(p) for p in parts[1:] if re.fullmatch(r"\d+", p)]
+        scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b["time_unit"]]
+        per = MATMUL_PRODUCTS if name == "BM_Matmul" else 1
+        mlx = b["real_time"] * scale / per
+        mlx_gpu = b.get("gpu_time", float("nan")) * 1e3 / per  # the counter is in seconds
+        fn = torch_case(name, case_args)
+        with torch.no_grad():
+            ref = median_ms(fn, args.reps) if fn else {"wall": float("nan"), "gpu": float("nan")}
+        tflops = b.get("flops", float("nan")) * 1e-12  # a rate: the same per product
+        row = {"benchmark": b["run_name"], "mlx_ms": mlx, "mlx_gpu_ms": mlx_gpu,
+               "torch_ms": ref["wall"], "torch_gpu_ms": ref["gpu"], "mlx_tflops": tflops}
+        rows.append(row)
+        print(f"{b['run_name'].removesuffix('/real_time'):<34}{mlx:9.3f}{mlx_gpu:9.3f}"
+              f"{ref['wall']:10.3f}{ref['gpu']:9.3f}{mlx / ref['wall']:8.2f}"
+              f"{mlx_gpu / ref['gpu']:7.2f}{tflops:9.1f}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"torch": torch.__version__, "gpu": torch.cuda.get_device_name(),
+                       "env": args.env, "context": report["context"], "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

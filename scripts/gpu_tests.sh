@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The tests that need a real GPU's features (matrix units, native 32-wide
+# subgroups, float atomics) run where lavapipe cannot: on the GPU machine.
+# They skip or take the fallback path on lavapipe, so CI runs them too.
+#   here:   scripts/gpu_tests.sh pack
+#           (builds the test programs and packs them, with this script, into
+#           .devpack/ through ../shared/device/pack.sh)
+#   there:  source .devpack/env.sh; bash .devpack/gpu_tests.sh run
+#           (prints the device's report, runs every program, one summary
+#           line each, and exits non-zero if any test failed)
+set -euo pipefail
+
+programs=(test_matmul_matrix_units test_gpu_linalg test_simdgroups test_custom_kernel
+          test_kernel_builder test_kernel_examples test_grid_sample_kernels)
+
+case "${1:-}" in
+  pack)
+    cd "$(dirname "$0")/.."
+    scripts/build.sh "${programs[@]}"
+    rm -rf .devpack
+    mkdir -p .git/info
+    ../shared/device/pack.sh "${programs[@]/#/build/tests/}"
+    find .devpack/bin -type f -exec strip {} +
+    cp scripts/gpu_tests.sh .devpack/
+    if [[ $(du -sm .devpack | cut -f1) -gt 60 ]]; then  # the carry is limited
+      tar -C .devpack -cJf .devpack/bin.tar.xz bin && rm -rf .devpack/bin
+    fi
+    du -sh .devpack
+    ;;
+  run)
+    bin="$(cd "$(dirname "$0")" && pwd)/bin"
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+    failed=0
+    for p in "${programs[@]}"; do
+      log=$(mktemp)
+      if "$bin/$p" --gtest_brief=1 > "$log" 2>&1; then status=ok; else status=FAILED; failed=1; fi
+      grep '^device:' "$log" || true  # test_matmul_matrix_units prints the device's report
+      summary=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ')
+      echo "$status $p: $summary"
+      [[ $status == ok ]] || cat "$log"
+      rm -f "$log"
+    done
+    exit $failed
+    ;;
+  *)
+    echo "usage: scripts/gpu_tests.sh pack | run" >&2
+    exit 2
+    ;;
+esac
