@@ -31,17 +31,23 @@ std::string_view missing(const DeviceFeatures& f) {
   return "";
 }
 
+// Why the float16 kernel does not run on `d`, or "" where it does: decided
+// once, as the process has one device (Device::get) and reads the variable
+// once; Matmul asks on every eval.
+const std::string& why_not(const Device& d) {
+  static const std::string why =
+      turned_off() ? "MLX_LITE_MATRIX_UNITS=0" : std::string(missing(d.features()));
+  return why;
+}
+
 }  // namespace
 
 bool matmul_on_matrix_units(const Device& d, Dtype t) {
-  static const bool off = turned_off();
-  return t == float16 && !off && missing(d.features()).empty();
+  return t == float16 && why_not(d).empty();
 }
 
 std::string describe_matmul_matrix_units(const Device& d) {
-  if (turned_off()) return "none (MLX_LITE_MATRIX_UNITS=0)";
-  const std::string_view why = missing(d.features());
-  if (!why.empty()) return "none (" + std::string(why) + ")";
+  if (!why_not(d).empty()) return "none (" + why_not(d) + ")";
   return "float16 (VK_NV_cooperative_matrix, 16x16x16 fragments, float32 accumulation)";
 }
 

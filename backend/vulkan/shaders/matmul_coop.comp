@@ -61,7 +61,8 @@ shared uvec4 As[2u * A_PANEL];
 shared uvec4 Bs[2u * B_PANEL];
 
 // The epilogue's fragment: 16 x 16 floats per subgroup (plus a vector of
-// padding per row) in As, which the panels no longer need by then.
+// padding per row) in As, which the panels no longer need by then: 8 x 16 x
+// 5 = 640 vectors, within As's 2 x 384 (steps of 16, 128 rows).
 const uint OUT_ROW = 5u;
 
 // The tile's place and the operands' layout, set once in main().
@@ -105,7 +106,8 @@ uvec4 load_b_run(uint k, uint n, bool n_fast) {
 #define FRAGMENT fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define ACCUMULATOR fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 
-// This thread's runs of the next panels.
+// This thread's runs of the next panels. Their k are relative to the step:
+// the caller advances a_base and b_base (and lowers K) a step at a time.
 void load_panels(out uvec4 a_next[A_RUNS], out uvec4 b_next[B_RUNS]) {
   const uint t = gl_LocalInvocationIndex;
   [[unroll]] for (uint i = 0u; i < A_RUNS; ++i) {
@@ -118,8 +120,7 @@ void load_panels(out uvec4 a_next[A_RUNS], out uvec4 b_next[B_RUNS]) {
   }
 }
 
-// The panels' k are relative to the step: load_panels takes absolute k
-// through a_base / b_base, advanced by the caller.
+// Stores this thread's runs into stage `stage` of the double buffer.
 void store_panels(uint stage, uvec4 a_next[A_RUNS], uvec4 b_next[B_RUNS]) {
   const uint t = gl_LocalInvocationIndex;
   [[unroll]] for (uint i = 0u; i < A_RUNS; ++i) {
