@@ -194,8 +194,17 @@ void BM_GpuFullArgmax(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * n * 4);
 }
 
+// One eval of a one-element add: what every eval pays at least, recording
+// and submitting a batch, the GPU's start and finish, and the host noticing
+// (the eval round trip; compare PyTorch's `x + 1` and synchronize).
+void BM_GpuEvalRoundTrip(benchmark::State& state) {
+  array x = filled(1, 0.0f), one = filled(1, 1.0f);
+  bench::eval_loop(state, [&] { return add(x, one, kGpu); });
+}
+
 }  // namespace
 
+BENCHMARK(BM_GpuEvalRoundTrip)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_GpuFullSum)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GpuFullArgmax)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -1,7 +1,9 @@
+// How the host waits for GPU work (backend/vulkan/gpu_timeout.h).
 // MLX_LITE_GPU_TIMEOUT, the watchdog on GPU waits: work that runs past it
 // becomes a std::runtime_error, the GPU refuses later work with the reason,
-// and the CPU device keeps working. The limit is read once per process, so
-// each test runs as its own ctest entry with the variable set
+// and the CPU device keeps working. MLX_LITE_GPU_SPIN, the polling before a
+// wait sleeps, changes no result. Both are read once per process, so each
+// test runs as its own ctest entry with its variable set
 // (tests/CMakeLists.txt) and skips elsewhere.
 #include <gtest/gtest.h>
 
@@ -21,14 +23,16 @@ namespace {
 
 class GpuWatchdog : public gpu_test::GpuTest {};
 
-bool timeout_is(const std::string& want) {
-  const char* env = std::getenv("MLX_LITE_GPU_TIMEOUT");
+bool env_is(const char* name, const std::string& want) {
+  const char* env = std::getenv(name);
   return env != nullptr && want == env;
 }
 
-#define REQUIRE_TIMEOUT(want) \
-  if (!timeout_is(want))      \
-  GTEST_SKIP() << "runs as its own ctest entry, with MLX_LITE_GPU_TIMEOUT=" << (want)
+#define REQUIRE_ENV(name, want) \
+  if (!env_is(name, want))      \
+  GTEST_SKIP() << "runs as its own ctest entry, with " << (name) << "=" << (want)
+#define REQUIRE_TIMEOUT(want) REQUIRE_ENV("MLX_LITE_GPU_TIMEOUT", want)
+#define REQUIRE_SPIN(want) REQUIRE_ENV("MLX_LITE_GPU_SPIN", want)
 
 // Each thread loops 60,000 times (under lavapipe's cap of 65,535), over a
 // grid of 2^20 threads: minutes of work on lavapipe, more than a second on
@@ -79,6 +83,29 @@ TEST_F(GpuWatchdog, WorkWithinTheLimitIsUnaffected) {
   REQUIRE_TIMEOUT("60");
   array x = arange(1000.0, kGpu);
   EXPECT_EQ(sum(x, false, kGpu).item<float>(), 999.0f * 1000 / 2);
+}
+
+// Spinning for 20 ms: waits that end within it (small ops) and a wait that
+// outlasts it and sleeps (a 1024^2 matmul: a few hundred milliseconds on
+// lavapipe) give the CPU's results.
+TEST_F(GpuWatchdog, SpinningWaitsGiveTheSameResults) {
+  REQUIRE_SPIN("0.02");
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(add(array(i), array(2), kGpu).item<int>(), i + 2);
+  }
+  array a = random::uniform(-1, 1, {1024, 1024}, float32, random::key(3), kCpu);
+  array b = random::uniform(-1, 1, {1024, 1024}, float32, random::key(4), kCpu);
+  array cpu = matmul(a, b, kCpu);
+  array gpu = matmul(a, b, kGpu);
+  EXPECT_TRUE(allclose(gpu, cpu, 1e-4, 1e-4, false, kCpu).item<bool>());  // K = 1024 sums
+}
+
+TEST_F(GpuWatchdog, MalformedSpinIsReported) {
+  REQUIRE_SPIN("2");
+  const std::string what =
+      error_of<std::invalid_argument>([] { eval(add(array({1.0f}), array({2.0f}), kGpu)); });
+  EXPECT_NE(what.find("MLX_LITE_GPU_SPIN is '2'"), std::string::npos) << what;
+  EXPECT_NE(what.find("from 0 to 1"), std::string::npos) << what;
 }
 
 }  // namespace

@@ -193,6 +193,7 @@ void Device::read_properties() {
           .getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties>();
   const auto& p = props.get<vk::PhysicalDeviceProperties2>().properties;
   name_ = p.deviceName.data();
+  on_cpu_ = p.deviceType == vk::PhysicalDeviceType::eCpu;
   limits_.subgroup_size = props.get<vk::PhysicalDeviceSubgroupProperties>().subgroupSize;
   for (int i = 0; i < 3; ++i) {
     limits_.max_workgroup_count[i] = p.limits.maxComputeWorkGroupCount[i];

@@ -61,6 +61,9 @@ class Device {
   bool float16() const { return features_.float16; }
   // The optional features, each enabled where the device has it.
   const DeviceFeatures& features() const { return features_; }
+  // Whether the device is the host's CPU (lavapipe): its shaders run on the
+  // cores that host threads use.
+  bool on_cpu() const { return on_cpu_; }
   // The memory type every array buffer comes from: host-visible and coherent,
   // device-local too where the device has such memory.
   uint32_t memory_type() const { return memory_type_; }
@@ -99,6 +102,7 @@ class Device {
   uint32_t memory_type_ = 0;
   DeviceLimits limits_{};
   std::string name_;
+  bool on_cpu_ = false;
   DeviceFeatures features_;
   std::atomic<bool> use_float32_atomic_add_{true};
   std::atomic<size_t> validation_messages_{0};

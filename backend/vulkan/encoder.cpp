@@ -103,7 +103,9 @@ Encoder& encoder(const Stream& s) {
     throw std::logic_error("[gpu] A CPU stream's work was recorded for the GPU.");
   }
   Device::get().throw_if_hung();
-  gpu_timeout_ns();  // a malformed limit throws here, before any work is submitted
+  // Malformed wait settings throw here, before any work is submitted.
+  gpu_timeout_ns();
+  gpu_spin_ns(Device::get().on_cpu());
   if (!thread_encoder) {
     thread_encoder = std::make_unique<Encoder>();
     this_thread = thread_encoder.get();

@@ -3,9 +3,11 @@
 #include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/gpu_timeout.h"
@@ -44,10 +46,24 @@ bool Timeline::reached(uint64_t t) const {
   return semaphore_.getCounterValue() >= t;
 }
 
+// Polls for up to gpu_spin_ns() (gpu_timeout.h says why) before the caller
+// sleeps in the driver; whether batch t completed meanwhile.
+bool Timeline::spin_until(uint64_t t) const {
+  static const uint64_t spin = gpu_spin_ns(Device::get().on_cpu());
+  if (spin == 0) return false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(spin);
+  do {
+    if (reached(t)) return true;
+    std::this_thread::yield();  // a thread that is ready to run gets the core
+  } while (std::chrono::steady_clock::now() < deadline);
+  return false;
+}
+
 void Timeline::wait(uint64_t t) const {
   auto& device = Device::get();
   if (reached(t)) return;
   device.throw_if_hung();  // that work may sit behind the work that hung
+  if (spin_until(t)) return;
   const std::optional<uint64_t> timeout = gpu_timeout_ns();
   vk::Semaphore s = *semaphore_;
   vk::Result result;

@@ -51,6 +51,8 @@ class Timeline {
   std::atomic<bool> pending{false};
 
  private:
+  bool spin_until(uint64_t t) const;
+
   uint64_t id_;
   vk::raii::Semaphore semaphore_{nullptr};
   std::mutex mutex_;

@@ -238,10 +238,15 @@ OUT_COMPUTE result(C v) {
 #endif
 }
 
-void element_at(uint i, uint loc[NUM_OPERANDS]) {
-  const C x = load_in(a0[loc[0]]);
-  const C y = load_in(b0[loc[1]]);
-  out0[i] = store_out(result(apply(x, y)));
+struct Operands {
+  IN_ELEM x, y;
+};
+#define LOADED Operands
+
+Operands element_load(uint loc[NUM_OPERANDS]) { return Operands(a0[loc[0]], b0[loc[1]]); }
+
+void element_store(uint i, uint loc[NUM_OPERANDS], Operands v) {
+  out0[i] = store_out(result(apply(load_in(v.x), load_in(v.y))));
 }
 
 #include "elementwise_main.glsl"

@@ -17,13 +17,17 @@ layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 const bool STRIDED_OUT = OP == kCopyStridedOut;
 
-void element_at(uint i, uint loc[NUM_OPERANDS]) {
+#define LOADED IN_ELEM
+
+IN_ELEM element_load(uint loc[NUM_OPERANDS]) { return in0[loc[0]]; }
+
+void element_store(uint i, uint loc[NUM_OPERANDS], IN_ELEM v) {
   const uint dst = STRIDED_OUT ? loc[1] : i;
   if (SAME_DTYPE) {
     // Moving the bits keeps NaN payloads, as the CPU's memcpy does.
-    out0[dst] = OUT_ELEM(in0[loc[0]]);
+    out0[dst] = OUT_ELEM(v);
   } else {
-    out0[dst] = store_out(convert(load_in(in0[loc[0]])));
+    out0[dst] = store_out(convert(load_in(v)));
   }
 }
 

@@ -1,10 +1,15 @@
 // The interface of the elementwise shaders (copy, unary, binary, select):
 // their parameters and specialization constants (params/elementwise.h) and
 // the shape block. Each shader then declares its buffers (binding 1 on:
-// the inputs, then the output), defines NUM_OPERANDS and
-//   void element_at(uint i, uint loc[NUM_OPERANDS])
-// (read element i of the inputs at their locations loc, write element i),
-// and includes elementwise_main.glsl, which calls it for every element.
+// the inputs, then the output), defines NUM_OPERANDS, the type LOADED (a
+// macro) and
+//   LOADED element_load(uint loc[NUM_OPERANDS])
+//     (read an element's inputs at their locations loc)
+//   void element_store(uint i, uint loc[NUM_OPERANDS], LOADED v)
+//     (compute element i from what was read and write it)
+// and includes elementwise_main.glsl, which calls them for every element.
+// Reading and writing are apart so that a thread with several elements
+// issues all its reads before its first write (elementwise_main.glsl).
 #include "common.glsl"
 #include "params/elementwise.h"
 #include "shape_block.glsl"

@@ -1,6 +1,7 @@
 // main() of the elementwise shaders (copy, unary, binary, select): calls
-// element_at(i, loc), which the including shader defines, for every i < n,
-// with loc the operands' locations (elementwise.glsl says more).
+// element_load(loc) and element_store(i, loc, loaded), which the including
+// shader defines, for every i < n, with loc the operands' locations
+// (elementwise.glsl says more).
 //
 // ELEMENTS_PER_THREAD (params/elementwise.h): the host sets it above 1 for large
 //                arrays (n < 2^32) only: the elements of one thread are
@@ -11,6 +12,12 @@
 //     sweep apart (i, i + sweep, ...), so every load and store of a subgroup
 //     stays consecutive while per-thread index work and the workgroup count
 //     shrink.
+//   Either way a thread reads all its elements before it writes any: an
+//   output may be its input's buffer (donated), and the compiler cannot
+//   move a read past a write that might alias it, so element-by-element
+//   code would keep one read in flight per thread, too few to cover the
+//   memory latency of a large GPU (the H100 needs several per thread).
+//   Each thread's writes are to its own elements, read before.
 //   - strided path: runs along the innermost dim, which must then have at
 //     least this many elements. Its P = ceil(inner / ELEMENTS_PER_THREAD)
 //     threads of one row take elements j, j + P, j + 2P, ... of it, so the
@@ -55,10 +62,11 @@ void operand_locations(int64_t i, out uint loc[NUM_OPERANDS]) {
 void element(int64_t i) {
   uint loc[NUM_OPERANDS];
   operand_locations(i, loc);
-  element_at(uint(i), loc);
+  element_store(uint(i), loc, element_load(loc));
 }
 
-// Thread t's run (strided path, n < 2^32).
+// Thread t's run (strided path, n < 2^32): its reads first, then its writes
+// (which repeat the walk of the locations).
 void run(uint t) {
   const ShapeRef r = params.dims;
   const int last = r.ndim - 1;
@@ -67,39 +75,62 @@ void run(uint t) {
   uint j;
   uint row = divide(t, per_row, j), unused;
   if (row >= divide(uint(params.n), inner, unused)) return;
-  uint i = row * inner + j;
-  uint loc[NUM_OPERANDS], step[NUM_OPERANDS];
+  const uint first = row * inner + j;
+  uint start[NUM_OPERANDS], step[NUM_OPERANDS];
   for (int k = 0; k < NUM_OPERANDS; ++k) {
-    loc[k] = 0u;
+    start[k] = 0u;
     step[k] = 0u;
   }
   for (int k = 0; k < LOCATED_OPERANDS; ++k) {
     const uint stride = uint(dim_stride(r, k, last));
-    loc[k] = uint(params.offset[k]) + j * stride;
+    start[k] = uint(params.offset[k]) + j * stride;
     step[k] = per_row * stride;
   }
   for (int d = last - 1; d >= 0 && row > 0u; --d) {
     uint coord;
     row = divide(row, uint(dim_extent(r, d)), coord);
-    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += coord * uint(dim_stride(r, k, d));
+    for (int k = 0; k < LOCATED_OPERANDS; ++k) start[k] += coord * uint(dim_stride(r, k, d));
   }
-  for (uint e = 0u; e < ELEMENTS_PER_THREAD && j < inner; ++e, i += per_row, j += per_row) {
-    element_at(i, loc);
+  // This thread's elements of the row: j, j + per_row, ... while below inner.
+  const uint count = min(ELEMENTS_PER_THREAD, (inner - j + per_row - 1u) / per_row);
+  LOADED v[ELEMENTS_PER_THREAD];
+  uint loc[NUM_OPERANDS] = start;
+  for (uint e = 0u; e < count; ++e) {
+    v[e] = element_load(loc);
     for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += step[k];
+  }
+  loc = start;
+  for (uint e = 0u; e < count; ++e) {
+    element_store(first + e * per_row, loc, v[e]);
+    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += step[k];
+  }
+}
+
+// Thread t's elements on the dense path: t, t + sweep, ... below n.
+void sweep_elements(uint t, uint n) {
+  const uint sweep = (n + ELEMENTS_PER_THREAD - 1u) / ELEMENTS_PER_THREAD;
+  if (t >= sweep) return;
+  const uint count = min(ELEMENTS_PER_THREAD, (n - t + sweep - 1u) / sweep);
+  LOADED v[ELEMENTS_PER_THREAD];
+  uint loc[NUM_OPERANDS];
+  for (uint e = 0u; e < count; ++e) {
+    operand_locations(int64_t(t + e * sweep), loc);
+    v[e] = element_load(loc);
+  }
+  for (uint e = 0u; e < count; ++e) {
+    operand_locations(int64_t(t + e * sweep), loc);
+    element_store(t + e * sweep, loc, v[e]);
   }
 }
 
 void main() {
   if (ELEMENTS_PER_THREAD > 1u && fits_32_bits(params.n)) {
-    const uint n = uint(params.n);
-    uint i = uint(thread_index());
-    if (!CONTIGUOUS) {
-      run(i);
-      return;
+    const uint t = uint(thread_index());
+    if (CONTIGUOUS) {
+      sweep_elements(t, uint(params.n));
+    } else {
+      run(t);
     }
-    const uint sweep = (n + ELEMENTS_PER_THREAD - 1u) / ELEMENTS_PER_THREAD;
-    if (i >= sweep) return;
-    for (uint k = 0u; k < ELEMENTS_PER_THREAD && i < n; ++k, i += sweep) element(int64_t(i));
     return;
   }
   const int64_t i = thread_index();

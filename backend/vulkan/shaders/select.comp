@@ -12,10 +12,14 @@ layout(set = 0, binding = 2) readonly buffer X { IN_ELEM x0[]; };
 layout(set = 0, binding = 3) readonly buffer Y { IN_ELEM y0[]; };
 layout(set = 0, binding = 4) writeonly buffer Out { OUT_ELEM out0[]; };
 
-void element_at(uint i, uint loc[NUM_OPERANDS]) {
+#define LOADED IN_ELEM
+
+IN_ELEM element_load(uint loc[NUM_OPERANDS]) {
   // Read only the chosen operand: a broadcast or strided y costs nothing where
   // cond picks x.
-  out0[i] = cond0[loc[0]] != uint8_t(0) ? x0[loc[1]] : y0[loc[2]];
+  return cond0[loc[0]] != uint8_t(0) ? x0[loc[1]] : y0[loc[2]];
 }
+
+void element_store(uint i, uint loc[NUM_OPERANDS], IN_ELEM v) { out0[i] = v; }
 
 #include "elementwise_main.glsl"

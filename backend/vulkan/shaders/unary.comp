@@ -279,17 +279,21 @@ IN_COMPUTE apply(IN_COMPUTE x) {
   }
 }
 
+#define LOADED IN_ELEM
+
+IN_ELEM element_load(uint loc[NUM_OPERANDS]) { return in0[loc[0]]; }
+
 #if IN_KIND == 3 && OUT_KIND == 0
 // Variants unary_<float>_bool: IsFinite or IsInf of the value in float
 // (float16 and bfloat16 infinities and NaNs stay what they are there).
-void element_at(uint i, uint loc[NUM_OPERANDS]) {
-  const float x = load_in(in0[loc[0]]);
+void element_store(uint i, uint loc[NUM_OPERANDS], IN_ELEM v) {
+  const float x = load_in(v);
   const bool r = OP == UnaryOp_IsFinite ? !(isinf(x) || isnan(x)) : isinf(x);
   out0[i] = store_out(r ? 1u : 0u);
 }
 #else
-void element_at(uint i, uint loc[NUM_OPERANDS]) {
-  out0[i] = store_out(apply(load_in(in0[loc[0]])));
+void element_store(uint i, uint loc[NUM_OPERANDS], IN_ELEM v) {
+  out0[i] = store_out(apply(load_in(v)));
 }
 #endif
 

@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-"""Matmul and softmax in PyTorch beside bench/bench_linalg.cpp's, on one GPU
-in one session:
+"""mlx_lite's op benchmarks beside PyTorch, on one GPU in one session:
 
-    python3 bench/compare_torch_linalg.py PROGRAM [--reps N] [--filter REGEX]
-                                          [--json FILE] [--env NAME=VALUE ...]
+    python3 bench/compare_torch_ops.py PROGRAM [PROGRAM ...] [--reps N]
+                                       [--filter REGEX] [--json FILE]
+                                       [--env NAME=VALUE ...]
 
-PROGRAM is bench_linalg; its benchmarks run first (5 repetitions, medians),
-then PyTorch on the same shapes and dtypes. Each PyTorch figure is the median
-wall time from the call until the result is on the host, as Google
-Benchmark's real time covers an mlx_lite eval; CUDA-event time is printed
-beside it, and mlx_lite's GPU time (the gpu_time counter, Vulkan
+PROGRAMs are bench_linalg (matmul, softmax, logsumexp) and bench_gpu (copy,
+add, broadcast multiply, row and full sums, argmax, the eval round trip, a
+graph of small ops). Each program's benchmarks run first (5 repetitions,
+medians), then PyTorch on the same shapes and dtypes. Each PyTorch figure is
+the median wall time from the call until the result is on the host, as
+Google Benchmark's real time covers an mlx_lite eval; CUDA-event time is
+printed beside it, and mlx_lite's GPU time (the gpu_time counter, Vulkan
 timestamps) beside its wall time. Float32 matmul runs with TF32 off
 (mlx_lite's float32 matmul is full float32). BM_Matmul times 4 products per
-iteration; figures here are per product. --env sets variables for the
-mlx_lite program (MLX_LITE_MATRIX_UNITS=0 times the tiled kernel).
+iteration; figures here are per product. Benchmarks with no PyTorch
+counterpart here print with empty PyTorch columns. --env sets variables for
+the mlx_lite programs (MLX_LITE_MATRIX_UNITS=0 times the tiled kernel).
 """
 import argparse
 import json
@@ -56,12 +59,48 @@ def torch_case(name, args):
         rows, length, op = args
         x = values(rows, length)
         return (lambda: torch.softmax(x, -1)) if op == 0 else (lambda: torch.logsumexp(x, -1))
+    return gpu_case(name, args, values)
+
+
+def gpu_case(name, args, values):
+    """bench_gpu.cpp's benchmarks (float32 throughout)."""
+    if name in ("BM_GpuCopy", "BM_GpuPlainCopyKernel"):
+        a = values(args[0])
+        return lambda: a.clone()
+    if name in ("BM_GpuAdd", "BM_GpuAddVec4Kernel"):
+        a, b = values(args[0]), values(args[0])
+        return lambda: a + b
+    if name in ("BM_GpuBroadcastMultiply", "BM_GpuBroadcastMultiplyVec4Kernel"):
+        a, b = values(args[0] // 64, 64), values(args[0] // 64, 1)
+        return lambda: a * b
+    if name == "BM_GpuSumRows":
+        rows = args[0]
+        a = values(rows, (1 << 26) // rows)
+        return lambda: a.sum(-1)
+    if name == "BM_GpuFullSum":
+        a = values(1 << 26)
+        return lambda: a.sum()
+    if name == "BM_GpuFullArgmax":
+        a = values(1 << 26)
+        return lambda: a.argmax()
+    if name == "BM_GpuEvalRoundTrip":
+        x, one = values(1), values(1)
+        return lambda: x + one
+    if name == "BM_GpuSmallOpGraph":
+        x, one = values(16), values(16)
+
+        def graph():
+            y = x
+            for _ in range(1000):
+                y = y + one
+            return y
+        return graph
     return None
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("program")
+    parser.add_argument("programs", nargs="+")
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--filter", default=".")
     parser.add_argument("--json", help="write every figure here")
@@ -70,16 +109,18 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     env = dict(os.environ, **dict(e.split("=", 1) for e in args.env))
-    result = subprocess.run([args.program, "--benchmark_format=json", "--benchmark_repetitions=5",
-                             "--benchmark_report_aggregates_only=true",
-                             f"--benchmark_filter={args.filter}"],
-                            check=True, capture_output=True, text=True, env=env)
-    report = json.loads(result.stdout)
+    reports = []
+    for program in args.programs:
+        result = subprocess.run([program, "--benchmark_format=json", "--benchmark_repetitions=5",
+                                 "--benchmark_report_aggregates_only=true",
+                                 f"--benchmark_filter={args.filter}"],
+                                check=True, capture_output=True, text=True, env=env)
+        reports.append(json.loads(result.stdout))
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}; mlx_lite env {args.env}")
     print(f"{'benchmark':<34}{'mlx ms':>9}{'mlx gpu':>9}{'torch ms':>10}{'events':>9}"
           f"{'wall x':>8}{'gpu x':>7}{'TFLOP/s':>9}")
     rows = []
-    for b in report["benchmarks"]:
+    for b in (b for report in reports for b in report["benchmarks"]):
         if b.get("aggregate_name") != "median" or "error_occurred" in b:
             continue
         parts = b["run_name"].split("/")
@@ -101,7 +142,7 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"torch": torch.__version__, "gpu": torch.cuda.get_device_name(),
-                       "env": args.env, "context": report["context"], "rows": rows}, f, indent=1)
+                       "env": args.env, "context": reports[0]["context"], "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":
