@@ -158,6 +158,47 @@ TEST_F(GpuSoftmax, RowLengthsDtypesAndLayouts) {
   }
 }
 
+// Few rows of at least 2 * 8192 elements are split over several workgroups
+// each (backend/vulkan/softmax.cpp): 3 rows of 3 * 8192 + 5 take 3 parts
+// (the last one short), a transposed (stride 3) operand the strided path.
+TEST_F(GpuSoftmax, FewLongRowsSplitAcrossWorkgroups) {
+  const int len = 3 * 8192 + 5;
+  for (auto t : kFloatDtypes) {
+    const double rtol = t == float32 ? 1e-5 : rtol_of(t);
+    const double atol = t == float32 ? 1e-9 : 1e-6;
+    array rows = test_values({3, len}, t, 60, -8, 8);
+    array transposed = transpose(test_values({len, 3}, t, 61, -8, 8));
+    for (const auto& [name, x] : {std::pair{"rows", rows}, std::pair{"transposed", transposed}}) {
+      expect_close(softmax(x, -1, false, kGpu), softmax(x, -1, false, kCpu), rtol, atol,
+                   describe(fmt::format("split softmax {}", name), t));
+      expect_close(logsumexp(x, -1, false, kGpu), logsumexp(x, -1, false, kCpu), rtol, rtol * 10,
+                   describe(fmt::format("split logsumexp {}", name), t));
+    }
+  }
+}
+
+// Special values in different parts of split rows give what the CPU's two
+// passes give: -inf everywhere but one element of the last part; a +inf in
+// the second part; a NaN in the first; all -inf.
+TEST_F(GpuSoftmax, SpecialValuesAcrossTheParts) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const int len = 3 * 8192;
+  std::vector<float> v(4 * len, 0.5f);
+  std::fill(v.begin(), v.begin() + len, -inf);
+  v[len - 2] = 1.5f;
+  v[len + 9000] = inf;
+  v[2 * len + 17] = std::numeric_limits<float>::quiet_NaN();
+  std::fill(v.begin() + 3 * len, v.end(), -inf);
+  array x(v.begin(), {4, len});
+  for (auto t : kFloatDtypes) {
+    array a = astype(x, t, kCpu);
+    expect_close(softmax(a, -1, false, kGpu), softmax(a, -1, false, kCpu), rtol_of(t), 1e-7,
+                 describe("split softmax special values", t));
+    expect_close(logsumexp(a, -1, false, kGpu), logsumexp(a, -1, false, kCpu), rtol_of(t), 1e-6,
+                 describe("split logsumexp special values", t));
+  }
+}
+
 TEST_F(GpuSoftmax, MoreRowsThanOneGridDimension) {
   array a = test_values({70000, 3}, float32, 50, -8, 8);
   expect_close(softmax(a, -1, false, kGpu), softmax(a, -1, false, kCpu), 1e-5, 1e-7,

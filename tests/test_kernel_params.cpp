@@ -21,6 +21,7 @@
 #include "backend/vulkan/shaders/params/reduce.h"
 #include "backend/vulkan/shaders/params/scan.h"
 #include "backend/vulkan/shaders/params/softmax.h"
+#include "backend/vulkan/shaders/params/softmax_split.h"
 #include "backend/vulkan/shaders/params/sort.h"
 
 namespace {
@@ -133,6 +134,13 @@ TEST(KernelParams, ReductionShadersAgreeWithTheHost) {
                         {MEMBER(params::SoftmaxParams, lines)});
   expect_spec_constants("softmax_bfloat16", {CONSTANT(params::SoftmaxSpec, OP),
                                              CONSTANT(params::SoftmaxSpec, CONTIGUOUS)});
+  using SS = params::SoftmaxSplitParams;
+  for (const char* shader : {"softmax_split_stats_float16", "softmax_split_finish_float32"}) {
+    expect_push_constants(shader, sizeof(SS),
+                          {MEMBER(SS, lines), MEMBER(SS, parts), MEMBER(SS, part_len)});
+    expect_spec_constants(shader, {CONSTANT(params::SoftmaxSplitSpec, OP),
+                                   CONSTANT(params::SoftmaxSplitSpec, CONTIGUOUS)});
+  }
 }
 
 TEST(KernelParams, SortShadersAgreeWithTheHost) {

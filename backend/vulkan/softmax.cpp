@@ -1,6 +1,6 @@
-// GPU kernels of Softmax and LogSumExp over the last axis
-// (shaders/softmax.comp): one workgroup per row, input read through its
-// strides.
+// GPU kernels of Softmax and LogSumExp over the last axis, input read
+// through its strides: one workgroup per row (shaders/softmax.comp), or for
+// few long rows several workgroups per row (shaders/softmax_split.comp).
 #include "backend/vulkan/shaders/params/softmax.h"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include "backend/common/buffers.h"
 #include "backend/vulkan/encoder.h"
 #include "backend/vulkan/lines.h"
+#include "backend/vulkan/shaders/params/softmax_split.h"
 #include "mlx_lite/primitives/reduction.h"
 
 namespace mlx_lite {
@@ -17,13 +18,52 @@ namespace params = vulkan::params;
 
 namespace {
 
+using SplitKernel = vulkan::Kernel<params::SoftmaxSplitParams, params::SoftmaxSplitSpec>;
+
+// Rows fewer than this leave a large GPU idle with one workgroup each (as
+// in reduction.cpp): they are split into parts.
+constexpr int64_t kTargetWorkgroups = 1024;
+// Below this many elements a part is not worth a second dispatch.
+constexpr int64_t kMinPartLen = 8192;
+
+// The workgroups per row: 1, or enough parts to fill the GPU.
+int64_t parts_per_row(const params::Lines& lines) {
+  const int64_t wanted = (kTargetWorkgroups + lines.rows - 1) / lines.rows;
+  return std::min({wanted, int64_t{params::kSoftmaxSplitMaxParts}, lines.len / kMinPartLen});
+}
+
+// Each row in `parts` workgroups: their stats, then the outputs.
+void split_rows(vulkan::Encoder& encoder, const array& in, array& out, uint32_t op,
+                const vulkan::LinesLayout& l, const vulkan::ShapeBlock& shapes, int64_t parts) {
+  static const vulkan::KernelsByDtype<SplitKernel> stats_kernels("softmax_split_stats_{}");
+  static const vulkan::KernelsByDtype<SplitKernel> finish_kernels("softmax_split_finish_{}");
+  const int64_t part_len = (l.lines.len + parts - 1) / parts;
+  const params::SoftmaxSplitParams p{
+      .lines = l.lines, .parts = (l.lines.len + part_len - 1) / part_len, .part_len = part_len};
+  const params::SoftmaxSplitSpec spec{
+      .workgroup_size = params::kSoftmaxMaxThreads, .OP = op, .CONTIGUOUS = l.contiguous};
+  const int64_t workgroups = l.lines.rows * p.parts;
+  array stats(allocator::malloc(workgroups * 2 * size_of(float32)),
+              {static_cast<ShapeElem>(workgroups), 2}, float32);
+  encoder.dispatch(stats_kernels(in.dtype()), spec, p, shapes,
+                   {vulkan::input(in), vulkan::output(stats)},
+                   vulkan::Grid::workgroups(workgroups));
+  encoder.dispatch(finish_kernels(in.dtype()), spec, p, shapes,
+                   {vulkan::input(in), vulkan::input(stats), vulkan::output(out)},
+                   vulkan::Grid::workgroups(op == params::kSoftmax ? workgroups : l.lines.rows));
+}
+
 void last_axis_gpu(const Stream& s, const array& in, array& out, uint32_t op) {
   static const vulkan::KernelsByDtype<vulkan::Kernel<params::SoftmaxParams, params::SoftmaxSpec>>
       kernels("softmax_{}");
   common::allocate(out);
   if (in.size() == 0) return;
   vulkan::ShapeBlock shapes;
-  const auto [lines, contiguous] = vulkan::lines_along(in, in.ndim() - 1, shapes);
+  const vulkan::LinesLayout layout = vulkan::lines_along(in, in.ndim() - 1, shapes);
+  if (const int64_t parts = parts_per_row(layout.lines); parts > 1) {
+    return split_rows(vulkan::encoder(s), in, out, op, layout, shapes, parts);
+  }
+  const auto& [lines, contiguous] = layout;
   // About 4 elements per thread for short rows, so a short row does not
   // keep 256 threads mostly idle; softmax.comp's shared array holds 256.
   const auto threads = static_cast<uint32_t>(std::clamp<uint64_t>(

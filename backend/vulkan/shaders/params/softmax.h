@@ -5,6 +5,7 @@
 #define MLX_PARAMS_SOFTMAX_H
 
 #include "lines.h"
+#include "softmax_ops.h"
 
 MLX_PARAMS_BEGIN
 
@@ -14,18 +15,12 @@ struct SoftmaxParams {
 };
 MLX_PUSH_CONSTANTS(SoftmaxParams)
 
-// OP: kSoftmax or kLogSumExp. CONTIGUOUS: line r is [offset + r * len,
+// OP: kSoftmax or kLogSumExp (softmax_ops.h). CONTIGUOUS: line r is [offset + r * len,
 // offset + (r + 1) * len).
 #define MLX_SOFTMAX_SPEC(X, S) \
   X(S, 1, uint, OP, 0)         \
   X(S, 2, bool, CONTIGUOUS, false)
 MLX_SPEC_CONSTANTS(SoftmaxSpec, MLX_SOFTMAX_SPEC)
-
-MLX_CONSTANT(uint32_t, kSoftmax, 0)
-MLX_CONSTANT(uint32_t, kLogSumExp, 1)
-
-// softmax.comp's shared array holds one partial per thread.
-MLX_CONSTANT(uint32_t, kSoftmaxMaxThreads, 256)
 
 MLX_PARAMS_END
 

@@ -1,0 +1,62 @@
+// What softmax.comp and softmax_split.comp share: a line's statistics, its
+// max m and the sum s of exp(x - m), gathered in one read of the elements
+// ("online": a larger max rescales the sum so far). Include after the
+// bindings and params; the workgroup is at most kSoftmaxMaxThreads threads.
+//
+// Special values follow the CPU's two-pass formulas (max, then the sum of
+// exp(x - max)), which a line's statistics must reproduce however its
+// elements were split: NaN anywhere makes m and s NaN; an element of +inf
+// makes m +inf and s NaN (exp(inf - inf)); -inf elements add 0 to a sum
+// whose max is finite, and a part whose max is -inf holds s = 0 (whatever
+// it is combined with, the line's result is then decided by the max: a line
+// of -inf has softmax NaN and logsumexp -inf).
+
+struct Stats {
+  float m;  // the max, NaN winning as in the CPU's maxCoeff<PropagateNaN>
+  float s;  // sum of exp(x - m)
+};
+
+float minus_inf() { return uintBitsToFloat(0xff800000u); }
+
+float max_nan(float a, float b) { return (a > b || isnan(a)) ? a : b; }
+
+Stats no_stats() { return Stats(minus_inf(), 0.0); }
+
+// a's sum seen from the max m (at least a.m); 0 for a part of -inf only.
+float rescaled(Stats a, float m) { return a.m == minus_inf() ? 0.0 : a.s * exp(a.m - m); }
+
+Stats combine(Stats a, Stats b) {
+  const float m = max_nan(a.m, b.m);
+  return Stats(m, rescaled(a, m) + rescaled(b, m));
+}
+
+Stats add_element(Stats a, float x) { return combine(a, Stats(x, x == minus_inf() ? 0.0 : 1.0)); }
+
+shared float shared_m[kSoftmaxMaxThreads];
+shared float shared_s[kSoftmaxMaxThreads];
+
+// The combination of every thread's v, returned to all threads.
+Stats workgroup_stats(Stats v) {
+  const uint t = gl_LocalInvocationID.x;
+  shared_m[t] = v.m;
+  shared_s[t] = v.s;
+  barrier();
+  for (uint half_ = gl_WorkGroupSize.x / 2u; half_ > 0u; half_ >>= 1u) {
+    if (t < half_) {
+      const Stats r = combine(Stats(shared_m[t], shared_s[t]),
+                              Stats(shared_m[t + half_], shared_s[t + half_]));
+      shared_m[t] = r.m;
+      shared_s[t] = r.s;
+    }
+    barrier();
+  }
+  const Stats r = Stats(shared_m[0], shared_s[0]);
+  barrier();  // the arrays are reused by the next call
+  return r;
+}
+
+// Softmax of x in a line of statistics a (the CPU multiplies by the
+// reciprocal of the sum), and a line's logsumexp (an infinite max is the
+// answer: shifting by it would give NaN).
+float softmax_of(float x, Stats a, float inv_s) { return exp(x - a.m) * inv_s; }
+float logsumexp_of(Stats a) { return isinf(a.m) ? a.m : a.m + log(a.s); }
