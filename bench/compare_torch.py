@@ -11,7 +11,20 @@ float32) and a small one:
     backward through autograd;
   - torch_F: torch.nn.functional.grid_sample (NCHW through permute,
     bilinear, zeros padding, align_corners=False), forward and forward +
-    backward.
+    backward; and the same in float16 (x and grid float16, as
+    F.grid_sample requires both of one dtype);
+  - triton: the Triton baseline of issue 17 (bench/triton_grid_sample.py),
+    grid_sample written the straightforward way in Triton: one program per
+    block of output points (16 on the seed's shape) x all channels, four
+    masked tap loads, float32 arithmetic; its VJP (x_grad and grid_grad
+    from a given dense cotangent, no forward, as BM_TunedVjp) adds x_grad
+    with tl.atomic_add into float32 zeros (not deterministic; cast to
+    float16 at the end for a float16 x), the zero fill and cast timed with
+    it. Forward and VJP, float32 and float16 (x, grid and cotangent of the
+    one dtype). Before anything is timed, both are checked against
+    F.grid_sample and its autograd (the two shapes here and a small odd
+    one, both dtypes); a mismatch raises, as the figures would mean
+    nothing. Without Triton these rows are left out, with a note.
 Each PyTorch figure is the median of --reps runs after warm-up, timed from
 the call until the result is ready on the host (as Google Benchmark times an
 mlx_lite eval, which submits and waits); the CUDA-event time (GPU only,
@@ -20,8 +33,17 @@ With --mlx-bench, the mlx_lite programs (bench_grid_sample,
 bench_grid_sample_kernels, bench_raw_vulkan_grid_sample) run in the same
 session and their Google Benchmark results print beside PyTorch's, with the
 ratio: composed forwards against torch's composed forward, kernels against
-F.grid_sample, VJPs against the matching forward + backward. --json writes
-every figure (bench/plot_grid_sample.py draws the chart from it).
+F.grid_sample, VJPs against the matching forward + backward; the kernels'
+rows (all but the composed ones) also against the Triton row of the same
+direction and dtype (forwards against triton_forward, VJPs against
+triton_vjp; float16 where the benchmark's name says F16 or float16, else
+float32). --json writes every figure (bench/plot_grid_sample.py draws the
+chart from it): per shape, "torch" (float32, as before), "torch_float16",
+"triton" (triton_forward_float32, triton_vjp_float32,
+triton_forward_float16, triton_vjp_float16; empty without Triton) and
+"mlx_lite"; at the top, "triton" (its version, or null) and
+"triton_check" (the check's errors, relative to each reference's largest
+magnitude).
 
 With --kernel-examples PROGRAM (bench_kernel_examples), the kernel guide's
 patterns (examples/kernels/) run beside their PyTorch equivalents on the
@@ -45,6 +67,15 @@ import torch
 import torch.nn.functional as F
 
 from torch_timing import median_ms
+
+try:
+    import triton_grid_sample
+except ImportError as err:  # e.g. the file left out of a device pack
+    triton_grid_sample = None
+    TRITON_MISSING = f"bench/triton_grid_sample.py could not be imported: {err}"
+else:
+    TRITON_MISSING = (None if triton_grid_sample.AVAILABLE else
+                      f"triton is not installed ({triton_grid_sample.IMPORT_ERROR})")
 
 SHAPES = {  # name: (N, H, W, C, gH, gW), as bench_grid_sample.cpp's Args
     "1/64/64/32/32/32": (1, 64, 64, 32, 32, 32),
@@ -89,11 +120,18 @@ def functional(x, grid):
     return out.permute(0, 2, 3, 1)
 
 
-def torch_times(shape, reps):
+def make_inputs(shape):
+    """x ~ U(-1, 1) and grid ~ U(-1.1, 1.1), float32, seeded."""
     N, H, W, C, gH, gW = shape
     gen = torch.Generator(device="cuda").manual_seed(0)
     x = torch.rand((N, H, W, C), device="cuda", generator=gen) * 2 - 1
     grid = torch.rand((N, gH, gW, 2), device="cuda", generator=gen) * 2.2 - 1.1
+    return x, grid
+
+
+def torch_times(shape, reps):
+    N, H, W, C, gH, gW = shape
+    x, grid = make_inputs(shape)
     # Same answer from both PyTorch versions, or the comparison means nothing.
     err = (composed(x, grid) - functional(x, grid)).abs().max().item()
     assert err < 1e-4, f"composed and F.grid_sample differ by {err}"
@@ -115,6 +153,44 @@ def torch_times(shape, reps):
         "torch_composed_forward_backward": median_ms(backward(composed), reps),
         "torch_F_forward_backward": median_ms(backward(functional), reps),
     }
+
+
+def torch_float16_times(shape, reps):
+    """F.grid_sample in float16 (x and grid both: it takes one dtype),
+    forward and forward + backward, as torch_times's float32 rows."""
+    N, H, W, C, gH, gW = shape
+    x, grid = (t.half() for t in make_inputs(shape))
+    xg, gg = x.clone().requires_grad_(), grid.clone().requires_grad_()
+    cot = torch.ones((N, gH, gW, C), device="cuda", dtype=torch.float16)
+
+    def run():
+        xg.grad = gg.grad = None
+        functional(xg, gg).backward(cot)
+
+    with torch.no_grad():
+        fwd = median_ms(lambda: functional(x, grid), reps)
+    return {"torch_F_forward_float16": fwd,
+            "torch_F_forward_backward_float16": median_ms(run, reps)}
+
+
+def triton_times(shape, reps):
+    """bench/triton_grid_sample.py's forward and VJP, float32 and float16
+    (x, grid and the cotangent of one dtype). The VJP's cotangent is dense,
+    U(-1, 1), as bench_grid_sample_kernels' BM_TunedVjp's; its time covers
+    the zero fill of the float32 x_grad and, for float16, the cast."""
+    N, H, W, C, gH, gW = shape
+    times = {}
+    for dtype, suffix in ((torch.float32, "float32"), (torch.float16, "float16")):
+        x, grid = (t.to(dtype) for t in make_inputs(shape))
+        gen = torch.Generator(device="cuda").manual_seed(2)
+        cot = (torch.rand((N, gH, gW, C), device="cuda", generator=gen) * 2 - 1).to(dtype)
+        times[f"triton_forward_{suffix}"] = median_ms(
+            lambda: triton_grid_sample.grid_sample_fwd(x, grid), reps)
+        times[f"triton_vjp_{suffix}"] = median_ms(
+            lambda: triton_grid_sample.grid_sample_vjp(x, grid, cot), reps)
+        del x, grid, cot
+        torch.cuda.empty_cache()
+    return times
 
 
 def torch_parts(reps):
@@ -316,6 +392,22 @@ def main():
             with open(args.json, "w") as f:
                 json.dump(report, f, indent=1)
         return
+    # The Triton baseline must compute what F.grid_sample does before any
+    # figure is taken: check() raises on a mismatch.
+    report["triton"] = None
+    if TRITON_MISSING:
+        print(f"Triton rows left out: {TRITON_MISSING}", flush=True)
+    else:
+        import triton
+        report["triton"] = triton.__version__
+        report["triton_check"] = triton_grid_sample.check(SHAPES.values())
+        print(f"triton {triton.__version__}: forward and VJP match F.grid_sample and autograd"
+              " (errors relative to each reference's largest magnitude; grid_grad's points"
+              " next to a cell boundary, where it jumps, aside):", flush=True)
+        for case, err in report["triton_check"].items():
+            print(f"  {case:32s} out {err['out']:.2e}  x_grad {err['x_grad']:.2e}  grid_grad"
+                  f" {err['grid_grad']:.2e}  (boundary points differing: "
+                  f"{err['boundary_points']})")
     mlx = {}
     for program in args.mlx_bench:
         try:
@@ -330,21 +422,40 @@ def main():
     for name, shape in SHAPES.items():
         print(f"\nshape N/H/W/C/gH/gW = {name}")
         ref = torch_times(shape, args.reps)
-        for key, ms in ref.items():
+        ref16 = torch_float16_times(shape, args.reps)
+        tri = {} if TRITON_MISSING else triton_times(shape, args.reps)
+        for key, ms in {**ref, **ref16, **tri}.items():
             print(f"  {key:34s} {ms['wall']:9.3f} ms  (CUDA events {ms['gpu']:.3f} ms)")
+        if TRITON_MISSING:
+            print("  (no Triton rows: see above)")
         for key, ms in mlx.get(name, {}).items():
             composed_op = "Composed" in key
+            # mlx_lite's figures are float32 unless the benchmark's name says
+            # otherwise (a family such as TunedForwardF16).
+            dtype = "float16" if "f16" in key.lower() or "float16" in key.lower() else "float32"
             if "Forward" in key:
                 against = "torch_composed_forward" if composed_op else "torch_F_forward"
+                against_triton = f"triton_forward_{dtype}"
             elif "Vjp" in key:
                 against = ("torch_composed_forward_backward" if composed_op else
                            "torch_F_forward_backward")
+                against_triton = f"triton_vjp_{dtype}"
             else:
-                against = None
-            ratio = (f"  ({ms / ref[against]['wall']:.2f}x {against},"
-                     f" {ms / ref[against]['gpu']:.2f}x its CUDA-event time)" if against else "")
+                against = against_triton = None
+            if against and dtype == "float16":
+                against += "_float16"
+            base = {**ref, **ref16}
+            ratio = (f"  ({ms / base[against]['wall']:.2f}x {against},"
+                     f" {ms / base[against]['gpu']:.2f}x its CUDA-event time)"
+                     if against in base else "")
+            # The kernels (not the composed ops) against Triton's straightforward kernel.
+            if not composed_op and against_triton in tri:
+                t = tri[against_triton]
+                ratio += (f"  ({ms / t['wall']:.2f}x {against_triton},"
+                          f" {ms / t['gpu']:.2f}x its CUDA-event time)")
             print(f"  mlx_lite {key:34s} {ms:9.3f} ms{ratio}")
-        report["shapes"][name] = {"torch": ref, "mlx_lite": mlx.get(name, {})}
+        report["shapes"][name] = {"torch": ref, "torch_float16": ref16, "triton": tri,
+                                  "mlx_lite": mlx.get(name, {})}
     if "parts" in mlx:
         print("\nthe composed forward's ops, one at a time, on the seed's shapes"
               " (0 gather, 1 broadcast multiply, 2 add, 3 the gather's vjp)")

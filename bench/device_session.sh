@@ -8,8 +8,9 @@
 #           PROGRAM or PROGRAM_before, which go along for `run compare`)
 #   there:  source .devpack/env.sh; bash .devpack/device_session.sh run [PART]
 #           (writes every report into $OUT, or ./device-out without it;
-#           PART is kernels, grid_sample or all (the default): the two parts
-#           fit one 10-minute call each; examples times the kernel guide's
+#           PART is kernels, grid_sample, ops or all (the default): each
+#           part fits one 10-minute call; ops times bench_gpu and
+#           bench_linalg beside PyTorch (compare_torch_ops.py); examples times the kernel guide's
 #           patterns (bench_kernel_examples) beside PyTorch's equivalents; schedule compares the encoder's
 #           batch schedules; compare-gpu, compare-kernels and
 #           compare-grid_sample time the packed build against BEFORE_DIR's,
@@ -17,7 +18,7 @@
 # Then: python3 bench/plot_grid_sample.py OUT/grid_sample.json docs/grid_sample.png
 set -euo pipefail
 
-programs=(bench_gpu bench_custom_kernel bench_grid_sample bench_grid_sample_kernels
+programs=(bench_gpu bench_linalg bench_custom_kernel bench_grid_sample bench_grid_sample_kernels
           bench_raw_vulkan_grid_sample bench_kernel_examples)
 
 case "${1:-}" in
@@ -36,7 +37,8 @@ case "${1:-}" in
       done
     fi
     find .devpack/bin -type f -exec strip {} +  # symbols are not needed there
-    cp bench/device_session.sh bench/compare_torch.py bench/torch_timing.py bench/compare_builds.py .devpack/
+    cp bench/device_session.sh bench/compare_torch.py bench/compare_torch_ops.py \
+      bench/triton_grid_sample.py bench/torch_timing.py bench/compare_builds.py .devpack/
     if [[ $(du -sm .devpack | cut -f1) -gt 60 ]]; then  # the carry is limited
       tar -C .devpack -cJf .devpack/bin.tar.xz bin && rm -rf .devpack/bin
       du -sh .devpack
@@ -69,6 +71,12 @@ case "${1:-}" in
       python3 "$here/compare_torch.py" --json "$out/grid_sample.json" --keep-reports "$out" \
         --mlx-bench "$bin/bench_grid_sample" "$bin/bench_grid_sample_kernels" \
         "$bin/bench_raw_vulkan_grid_sample" | tee "$out/compare_torch.txt"
+    fi
+    if [[ $part == all || $part == ops ]]; then
+      # Issue 17: matmul, softmax, copy, add, sums, argmax and the eval round
+      # trip beside PyTorch (OPS_FILTER narrows them).
+      python3 "$here/compare_torch_ops.py" "$bin/bench_gpu" "$bin/bench_linalg" \
+        --filter "${OPS_FILTER:-.}" --json "$out/ops.json" | tee "$out/ops.txt"
     fi
     if [[ $part == examples ]]; then
       # Issue 16: examples/kernels/ against PyTorch at LLM-like shapes (the
@@ -107,7 +115,7 @@ case "${1:-}" in
     fi
     ;;
   *)
-    echo "usage: bench/device_session.sh pack | run [kernels|grid_sample|all|examples|schedule]" >&2
+    echo "usage: bench/device_session.sh pack | run [kernels|grid_sample|ops|all|examples|schedule]" >&2
     exit 2
     ;;
 esac
