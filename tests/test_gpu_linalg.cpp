@@ -158,6 +158,24 @@ TEST_F(GpuSoftmax, RowLengthsDtypesAndLayouts) {
   }
 }
 
+// Short rows share a workgroup (backend/vulkan/softmax.cpp): 1001 rows of
+// 129 take 64 threads each, 4 rows to a workgroup, the last one short; a
+// transposed operand reads them strided.
+TEST_F(GpuSoftmax, ShortRowsShareWorkgroups) {
+  for (auto t : kFloatDtypes) {
+    const double rtol = t == float32 ? 1e-5 : rtol_of(t);
+    const double atol = t == float32 ? 1e-7 : 1e-4;
+    array rows = test_values({1001, 129}, t, 62, -8, 8);
+    array transposed = transpose(test_values({129, 1001}, t, 63, -8, 8));
+    for (const auto& [name, x] : {std::pair{"rows", rows}, std::pair{"transposed", transposed}}) {
+      expect_close(softmax(x, -1, false, kGpu), softmax(x, -1, false, kCpu), rtol, atol,
+                   describe(fmt::format("short-row softmax {}", name), t));
+      expect_close(logsumexp(x, -1, false, kGpu), logsumexp(x, -1, false, kCpu), rtol, rtol * 10,
+                   describe(fmt::format("short-row logsumexp {}", name), t));
+    }
+  }
+}
+
 // Few rows of at least 2 * 8192 elements are split over several workgroups
 // each (backend/vulkan/softmax.cpp): 3 rows of 3 * 8192 + 5 take 3 parts
 // (the last one short), a transposed (stride 3) operand the strided path.

@@ -133,7 +133,8 @@ TEST(KernelParams, ReductionShadersAgreeWithTheHost) {
   expect_push_constants("softmax_bfloat16", sizeof(params::SoftmaxParams),
                         {MEMBER(params::SoftmaxParams, lines)});
   expect_spec_constants("softmax_bfloat16", {CONSTANT(params::SoftmaxSpec, OP),
-                                             CONSTANT(params::SoftmaxSpec, CONTIGUOUS)});
+                                             CONSTANT(params::SoftmaxSpec, CONTIGUOUS),
+                                             CONSTANT(params::SoftmaxSpec, ROW_THREADS)});
   using SS = params::SoftmaxSplitParams;
   for (const char* shader : {"softmax_split_stats_float16", "softmax_split_finish_float32"}) {
     expect_push_constants(shader, sizeof(SS),

@@ -1,6 +1,7 @@
 // GPU kernels of Softmax and LogSumExp over the last axis, input read
-// through its strides: one workgroup per row (shaders/softmax.comp), or for
-// few long rows several workgroups per row (shaders/softmax_split.comp).
+// through its strides: a power of two of threads per row, several short
+// rows to a workgroup (shaders/softmax.comp), or for few long rows several
+// workgroups per row (shaders/softmax_split.comp).
 #include "backend/vulkan/shaders/params/softmax.h"
 
 #include <algorithm>
@@ -63,15 +64,21 @@ void last_axis_gpu(const Stream& s, const array& in, array& out, uint32_t op) {
   if (const int64_t parts = parts_per_row(layout.lines); parts > 1) {
     return split_rows(vulkan::encoder(s), in, out, op, layout, shapes, parts);
   }
-  const auto& [lines, contiguous] = layout;
-  // About 4 elements per thread for short rows, so a short row does not
-  // keep 256 threads mostly idle; softmax.comp's shared array holds 256.
-  const auto threads = static_cast<uint32_t>(std::clamp<uint64_t>(
-      std::bit_ceil(static_cast<uint64_t>((lines.len + 3) / 4)), 32, params::kSoftmaxMaxThreads));
-  const params::SoftmaxSpec spec{.workgroup_size = threads, .OP = op, .CONTIGUOUS = contiguous};
-  vulkan::encoder(s).dispatch(kernels(in.dtype()), spec, params::SoftmaxParams{.lines = lines},
-                              shapes, {vulkan::input(in), vulkan::output(out)},
-                              vulkan::Grid::workgroups(lines.rows));
+  // About 4 elements per thread, so a short line does not keep 256 threads
+  // mostly idle: a power of two of them per line, the rest of the 256 on
+  // the next lines.
+  const auto row_threads = static_cast<uint32_t>(
+      std::clamp<uint64_t>(std::bit_ceil(static_cast<uint64_t>((layout.lines.len + 3) / 4)), 1,
+                           params::kSoftmaxMaxThreads));
+  const int64_t rows_per_workgroup = params::kSoftmaxMaxThreads / row_threads;
+  const params::SoftmaxSpec spec{.workgroup_size = params::kSoftmaxMaxThreads,
+                                 .OP = op,
+                                 .CONTIGUOUS = layout.contiguous,
+                                 .ROW_THREADS = row_threads};
+  vulkan::encoder(s).dispatch(
+      kernels(in.dtype()), spec, params::SoftmaxParams{.lines = layout.lines}, shapes,
+      {vulkan::input(in), vulkan::output(out)},
+      vulkan::Grid::workgroups((layout.lines.rows + rows_per_workgroup - 1) / rows_per_workgroup));
 }
 
 }  // namespace

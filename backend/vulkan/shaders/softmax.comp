@@ -1,8 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Softmax (kSoftmax) and LogSumExp (kLogSumExp) over the last axis: one
-// workgroup per line (params/softmax.h; a power of two of at most
-// kSoftmaxMaxThreads threads) reads the line twice: its max and sum of
+// Softmax (kSoftmax) and LogSumExp (kLogSumExp) over the last axis:
+// ROW_THREADS threads per line (params/softmax.h; a power of two of at most
+// kSoftmaxMaxThreads, several short lines to a workgroup) read the line twice: its max and sum of
 // exp(x - max) in one read (softmax_stats.glsl), then the outputs. Threads
 // stride over the line and combine through shared memory (no subgroup
 // operations, so any subgroup size works). Arithmetic is in float, as the
@@ -23,26 +23,32 @@ layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 void main() {
   const uint t = gl_LocalInvocationID.x;
-  const uint threads = gl_WorkGroupSize.x;
-  const int64_t row = workgroup_index();
-  if (row >= params.lines.rows) return;  // the whole workgroup leaves together
-  const uint len = uint(params.lines.len);
+  // ROW_THREADS threads per line, gl_WorkGroupSize.x / ROW_THREADS lines per
+  // workgroup: short lines share a workgroup instead of leaving most of a
+  // small one idle. Threads past the last line still take the barriers.
+  const uint lane = t % ROW_THREADS;
+  const int64_t row =
+      workgroup_index() * int64_t(gl_WorkGroupSize.x / ROW_THREADS) + int64_t(t / ROW_THREADS);
+  const bool has_row = row < params.lines.rows;
+  const uint len = has_row ? uint(params.lines.len) : 0u;
   // Locations modulo 2^32, which is exact for a buffer of fewer elements
   // (negative strides wrap to the right place).
   const uint stride = uint(params.lines.stride);
-  const uint base = uint(line_start(row));
+  const uint base = has_row ? uint(line_start(row)) : 0u;
 
   Stats st = no_stats();
-  for (uint j = t; j < len; j += threads) st = add_element(st, load_in(in0[base + j * stride]));
-  st = workgroup_stats(st);
+  for (uint j = lane; j < len; j += ROW_THREADS) {
+    st = add_element(st, load_in(in0[base + j * stride]));
+  }
+  st = segment_stats(st, ROW_THREADS);
 
   if (OP == kSoftmax) {
     const float inv = 1.0 / st.s;
     const uint out_base = uint(row) * len;
-    for (uint j = t; j < len; j += threads) {
+    for (uint j = lane; j < len; j += ROW_THREADS) {
       out0[out_base + j] = store_out(softmax_of(load_in(in0[base + j * stride]), st, inv));
     }
-  } else if (t == 0u) {
+  } else if (has_row && lane == 0u) {
     out0[uint(row)] = store_out(logsumexp_of(st));
   }
 }

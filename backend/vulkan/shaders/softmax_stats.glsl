@@ -35,14 +35,17 @@ Stats add_element(Stats a, float x) { return combine(a, Stats(x, x == minus_inf(
 shared float shared_m[kSoftmaxMaxThreads];
 shared float shared_s[kSoftmaxMaxThreads];
 
-// The combination of every thread's v, returned to all threads.
-Stats workgroup_stats(Stats v) {
+// The combination of v over each segment of `segment` consecutive threads
+// (a power of two dividing the workgroup), returned to the segment's
+// threads. Every thread of the workgroup must call it (it holds barriers).
+Stats segment_stats(Stats v, uint segment) {
   const uint t = gl_LocalInvocationID.x;
+  const uint lane = t % segment;
   shared_m[t] = v.m;
   shared_s[t] = v.s;
   barrier();
-  for (uint half_ = gl_WorkGroupSize.x / 2u; half_ > 0u; half_ >>= 1u) {
-    if (t < half_) {
+  for (uint half_ = segment / 2u; half_ > 0u; half_ >>= 1u) {
+    if (lane < half_) {
       const Stats r = combine(Stats(shared_m[t], shared_s[t]),
                               Stats(shared_m[t + half_], shared_s[t + half_]));
       shared_m[t] = r.m;
@@ -50,10 +53,12 @@ Stats workgroup_stats(Stats v) {
     }
     barrier();
   }
-  const Stats r = Stats(shared_m[0], shared_s[0]);
+  const Stats r = Stats(shared_m[t - lane], shared_s[t - lane]);
   barrier();  // the arrays are reused by the next call
   return r;
 }
+
+Stats workgroup_stats(Stats v) { return segment_stats(v, gl_WorkGroupSize.x); }
 
 // Softmax of x in a line of statistics a (the CPU multiplies by the
 // reciprocal of the sum), and a line's logsumexp (an infinite max is the

@@ -9,7 +9,7 @@
 
 MLX_PARAMS_BEGIN
 
-// The lines along the last axis, one workgroup each.
+// The lines along the last axis.
 struct SoftmaxParams {
   Lines lines;
 };
@@ -17,9 +17,12 @@ MLX_PUSH_CONSTANTS(SoftmaxParams)
 
 // OP: kSoftmax or kLogSumExp (softmax_ops.h). CONTIGUOUS: line r is [offset + r * len,
 // offset + (r + 1) * len).
-#define MLX_SOFTMAX_SPEC(X, S) \
-  X(S, 1, uint, OP, 0)         \
-  X(S, 2, bool, CONTIGUOUS, false)
+// ROW_THREADS: threads per line, a power of two dividing the workgroup
+// size (which is kSoftmaxMaxThreads, or ROW_THREADS for a single line).
+#define MLX_SOFTMAX_SPEC(X, S)     \
+  X(S, 1, uint, OP, 0)             \
+  X(S, 2, bool, CONTIGUOUS, false) \
+  X(S, 3, uint, ROW_THREADS, 256)
 MLX_SPEC_CONSTANTS(SoftmaxSpec, MLX_SOFTMAX_SPEC)
 
 MLX_PARAMS_END
