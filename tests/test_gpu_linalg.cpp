@@ -158,41 +158,39 @@ TEST_F(GpuSoftmax, RowLengthsDtypesAndLayouts) {
   }
 }
 
-// Short rows share a workgroup (backend/vulkan/softmax.cpp): 1001 rows of
-// 129 take 64 threads each, 4 rows to a workgroup, the last one short; a
-// transposed operand reads them strided.
-TEST_F(GpuSoftmax, ShortRowsShareWorkgroups) {
+namespace {
+
+// Softmax and logsumexp over the last axis of a rows x len array and of a
+// transposed one (stride `rows`), in every float dtype, against the CPU.
+void expect_rows_like_cpu(int rows, int len, double atol32, double atol16,
+                          const std::string& what) {
   for (auto t : kFloatDtypes) {
     const double rtol = t == float32 ? 1e-5 : rtol_of(t);
-    const double atol = t == float32 ? 1e-7 : 1e-4;
-    array rows = test_values({1001, 129}, t, 62, -8, 8);
-    array transposed = transpose(test_values({129, 1001}, t, 63, -8, 8));
-    for (const auto& [name, x] : {std::pair{"rows", rows}, std::pair{"transposed", transposed}}) {
+    const double atol = t == float32 ? atol32 : atol16;
+    array dense = test_values({rows, len}, t, 60 + rows, -8, 8);
+    array transposed = transpose(test_values({len, rows}, t, 61 + rows, -8, 8));
+    for (const auto& [name, x] : {std::pair{"rows", dense}, std::pair{"transposed", transposed}}) {
       expect_close(softmax(x, -1, false, kGpu), softmax(x, -1, false, kCpu), rtol, atol,
-                   describe(fmt::format("short-row softmax {}", name), t));
+                   describe(fmt::format("{} softmax {}", what, name), t));
       expect_close(logsumexp(x, -1, false, kGpu), logsumexp(x, -1, false, kCpu), rtol, rtol * 10,
-                   describe(fmt::format("short-row logsumexp {}", name), t));
+                   describe(fmt::format("{} logsumexp {}", what, name), t));
     }
   }
 }
 
+}  // namespace
+
+// Short rows share a workgroup (backend/vulkan/softmax.cpp): 1001 rows of
+// 129 take 64 threads each, 4 rows to a workgroup, the last one short.
+TEST_F(GpuSoftmax, ShortRowsShareWorkgroups) {
+  expect_rows_like_cpu(1001, 129, 1e-7, 1e-4, "short-row");
+}
+
 // Few rows of at least 2 * 8192 elements are split over several workgroups
 // each (backend/vulkan/softmax.cpp): 3 rows of 3 * 8192 + 5 take 3 parts
-// (the last one short), a transposed (stride 3) operand the strided path.
+// (the last one short).
 TEST_F(GpuSoftmax, FewLongRowsSplitAcrossWorkgroups) {
-  const int len = 3 * 8192 + 5;
-  for (auto t : kFloatDtypes) {
-    const double rtol = t == float32 ? 1e-5 : rtol_of(t);
-    const double atol = t == float32 ? 1e-9 : 1e-6;
-    array rows = test_values({3, len}, t, 60, -8, 8);
-    array transposed = transpose(test_values({len, 3}, t, 61, -8, 8));
-    for (const auto& [name, x] : {std::pair{"rows", rows}, std::pair{"transposed", transposed}}) {
-      expect_close(softmax(x, -1, false, kGpu), softmax(x, -1, false, kCpu), rtol, atol,
-                   describe(fmt::format("split softmax {}", name), t));
-      expect_close(logsumexp(x, -1, false, kGpu), logsumexp(x, -1, false, kCpu), rtol, rtol * 10,
-                   describe(fmt::format("split logsumexp {}", name), t));
-    }
-  }
+  expect_rows_like_cpu(3, 3 * 8192 + 5, 1e-9, 1e-6, "split");
 }
 
 // Special values in different parts of split rows give what the CPU's two
