@@ -27,6 +27,9 @@ constexpr int64_t kTargetWorkgroups = 1024;
 // Below this many elements a part is not worth a second dispatch.
 constexpr int64_t kMinPartLen = 8192;
 
+// softmax_split.comp's finish reads a line's part stats one per thread.
+static_assert(params::kSoftmaxSplitMaxParts <= params::kSoftmaxMaxThreads);
+
 // The workgroups per row: 1, or enough parts to fill the GPU.
 int64_t parts_per_row(const params::Lines& lines) {
   const int64_t wanted = (kTargetWorkgroups + lines.rows - 1) / lines.rows;

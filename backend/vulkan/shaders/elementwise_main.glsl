@@ -4,20 +4,13 @@
 // (elementwise.glsl says more).
 //
 // ELEMENTS_PER_THREAD (params/elementwise.h): the host sets it above 1 for large
-//                arrays (n < 2^32) only: the elements of one thread are
-//                processed in sequence, and an output written in place over
-//                its input forbids overlapping their loads, which costs
-//                latency on small dependent ops.
+//                arrays (n < 2^32) only: one thread's elements are its own
+//                work, in sequence after its reads, which costs latency on
+//                small dependent ops that one element a thread spreads wider.
 //   - dense path (CONTIGUOUS): each thread takes this many elements, one
 //     sweep apart (i, i + sweep, ...), so every load and store of a subgroup
 //     stays consecutive while per-thread index work and the workgroup count
 //     shrink.
-//   Either way a thread reads all its elements before it writes any: an
-//   output may be its input's buffer (donated), and the compiler cannot
-//   move a read past a write that might alias it, so element-by-element
-//   code would keep one read in flight per thread, too few to cover the
-//   memory latency of a large GPU (the H100 needs several per thread).
-//   Each thread's writes are to its own elements, read before.
 //   - strided path: runs along the innermost dim, which must then have at
 //     least this many elements. Its P = ceil(inner / ELEMENTS_PER_THREAD)
 //     threads of one row take elements j, j + P, j + 2P, ... of it, so the
@@ -25,6 +18,12 @@
 //     element (likely why a multiply by a broadcast (..., 1) operand ran at
 //     half the dense rate on the H100), and the lanes of a subgroup still
 //     read consecutive elements of each operand whose innermost stride is 1.
+//   On both paths a thread reads all its elements before it writes any: an
+//   output may be its input's buffer (donated), and the compiler cannot
+//   move a read past a write that might alias it, so element-by-element
+//   code would keep one read in flight per thread, too few to cover the
+//   memory latency of a large GPU (the H100 needs several per thread).
+//   Each thread's writes are to its own elements, read before.
 
 // The operands the shape block locates: all, or (copy's kCopyDense, whose
 // shape block describes the source only) fewer; the others' locations are
