@@ -193,25 +193,44 @@ TEST_F(GpuSoftmax, FewLongRowsSplitAcrossWorkgroups) {
   expect_rows_like_cpu(3, 3 * 8192 + 5, 1e-9, 1e-6, "split");
 }
 
-// Special values in different parts of split rows give what the CPU's two
-// passes give: -inf everywhere but one element of the last part; a +inf in
-// the second part; a NaN in the first; all -inf.
-TEST_F(GpuSoftmax, SpecialValuesAcrossTheParts) {
+namespace {
+
+// Four rows of `len`: -inf everywhere but one element near the end; a +inf
+// at inf_at; a NaN at nan_at; all -inf. Softmax and logsumexp of them in
+// every float dtype must be the CPU's two-pass results.
+void expect_special_rows_like_cpu(int len, int inf_at, int nan_at, const std::string& what) {
   const float inf = std::numeric_limits<float>::infinity();
-  const int len = 3 * 8192;
   std::vector<float> v(4 * len, 0.5f);
   std::fill(v.begin(), v.begin() + len, -inf);
   v[len - 2] = 1.5f;
-  v[len + 9000] = inf;
-  v[2 * len + 17] = std::numeric_limits<float>::quiet_NaN();
+  v[len + inf_at] = inf;
+  v[2 * len + nan_at] = std::numeric_limits<float>::quiet_NaN();
   std::fill(v.begin() + 3 * len, v.end(), -inf);
   array x(v.begin(), {4, len});
   for (auto t : kFloatDtypes) {
     array a = astype(x, t, kCpu);
     expect_close(softmax(a, -1, false, kGpu), softmax(a, -1, false, kCpu), rtol_of(t), 1e-7,
-                 describe("split softmax special values", t));
+                 describe(what + " softmax special values", t));
     expect_close(logsumexp(a, -1, false, kGpu), logsumexp(a, -1, false, kCpu), rtol_of(t), 1e-6,
-                 describe("split logsumexp special values", t));
+                 describe(what + " logsumexp special values", t));
+  }
+}
+
+}  // namespace
+
+// Special values in different parts of split rows give what the CPU's two
+// passes give.
+TEST_F(GpuSoftmax, SpecialValuesAcrossTheParts) {
+  expect_special_rows_like_cpu(3 * 8192, 9000, 17, "split");
+}
+
+// Rows of up to 256 * 16 elements are read once, 16 elements in each
+// thread's registers (softmax.comp's cached_stats), longer ones twice: the
+// special values in other threads' elements than the winner's, on both
+// sides of that limit.
+TEST_F(GpuSoftmax, SpecialValuesInRowsReadOnceOrTwice) {
+  for (int len : {1000, 4096, 4097}) {
+    expect_special_rows_like_cpu(len, len / 3, len / 2 + 1, fmt::format("len {}", len));
   }
 }
 

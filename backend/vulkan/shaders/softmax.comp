@@ -2,10 +2,12 @@
 #extension GL_GOOGLE_include_directive : require
 // Softmax (kSoftmax) and LogSumExp (kLogSumExp) over the last axis:
 // ROW_THREADS threads per line (params/softmax.h; a power of two of at most
-// kSoftmaxMaxThreads, several short lines to a workgroup) read the line twice: its max and sum of
-// exp(x - max) in one read (softmax_stats.glsl), then the outputs. Threads
-// stride over the line and combine through shared memory (no subgroup
-// operations, so any subgroup size works). Arithmetic is in float, as the
+// kSoftmaxMaxThreads, several short lines to a workgroup) gather the line's
+// max and sum of exp(x - max) (softmax_stats.glsl), then write the outputs.
+// A line of up to ROW_THREADS * kSoftmaxCachedPerThread elements is read
+// once, into registers; a longer one twice. Threads stride over the line
+// and combine through shared memory (no subgroup operations, so any
+// subgroup size works). Arithmetic is in float, as the
 // CPU's for every dtype; NaN and infinities follow the CPU's formulas (a
 // line of -inf gives NaN softmax and -inf logsumexp). Few long lines take
 // softmax_split.comp instead, which spreads each over many workgroups.
@@ -20,6 +22,26 @@ layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 #include "softmax_stats.glsl"
+
+const uint kCached = kSoftmaxCachedPerThread;
+
+// Loads a thread's elements lane, lane + ROW_THREADS, ... of a line into v
+// (-inf past its end, which changes no statistic) and returns their stats:
+// their max, then the sum of exp(x - max), one exp per element instead of
+// add_element's two. The special values come out as in add_element: NaN
+// makes both NaN, +inf makes the sum NaN, and a max of -inf a sum of 0.
+Stats cached_stats(out float v[kCached], uint lane, uint len, uint base, uint stride) {
+  float m = minus_inf();
+  for (uint i = 0u; i < kCached; ++i) {
+    const uint j = lane + i * ROW_THREADS;
+    v[i] = j < len ? load_in(in0[base + j * stride]) : minus_inf();
+    m = max_nan(m, v[i]);
+  }
+  if (m == minus_inf()) return no_stats();
+  float s = 0.0;
+  for (uint i = 0u; i < kCached; ++i) s += exp(v[i] - m);
+  return Stats(m, s);
+}
 
 void main() {
   const uint t = gl_LocalInvocationID.x;
@@ -36,17 +58,32 @@ void main() {
   const uint stride = uint(params.lines.stride);
   const uint base = has_row ? uint(line_start(row)) : 0u;
 
+  // A line of at most ROW_THREADS * kCached elements stays in registers,
+  // kCached per thread, and is read once; a longer one is read twice.
+  const bool cached = params.lines.len <= int64_t(ROW_THREADS * kCached);
+  float v[kCached];
   Stats st = no_stats();
-  for (uint j = lane; j < len; j += ROW_THREADS) {
-    st = add_element(st, load_in(in0[base + j * stride]));
+  if (cached) {
+    st = cached_stats(v, lane, len, base, stride);
+  } else {
+    for (uint j = lane; j < len; j += ROW_THREADS) {
+      st = add_element(st, load_in(in0[base + j * stride]));
+    }
   }
   st = segment_stats(st, ROW_THREADS);
 
   if (OP == kSoftmax) {
     const float inv = 1.0 / st.s;
     const uint out_base = uint(row) * len;
-    for (uint j = lane; j < len; j += ROW_THREADS) {
-      out0[out_base + j] = store_out(softmax_of(load_in(in0[base + j * stride]), st, inv));
+    if (cached) {
+      for (uint i = 0u; i < kCached; ++i) {
+        const uint j = lane + i * ROW_THREADS;
+        if (j < len) out0[out_base + j] = store_out(softmax_of(v[i], st, inv));
+      }
+    } else {
+      for (uint j = lane; j < len; j += ROW_THREADS) {
+        out0[out_base + j] = store_out(softmax_of(load_in(in0[base + j * stride]), st, inv));
+      }
     }
   } else if (has_row && lane == 0u) {
     out0[uint(row)] = store_out(logsumexp_of(st));

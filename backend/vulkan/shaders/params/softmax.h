@@ -25,6 +25,10 @@ MLX_PUSH_CONSTANTS(SoftmaxParams)
   X(S, 3, uint, ROW_THREADS, 256)
 MLX_SPEC_CONSTANTS(SoftmaxSpec, MLX_SOFTMAX_SPEC)
 
+// A thread keeps up to this many elements of its line in registers: lines
+// of at most ROW_THREADS times as many are read once instead of twice.
+MLX_CONSTANT(uint32_t, kSoftmaxCachedPerThread, 16)
+
 MLX_PARAMS_END
 
 #endif  // MLX_PARAMS_SOFTMAX_H
