@@ -136,6 +136,29 @@ TEST_F(GpuReduce, FewLongRowsTakeTwoPasses) {
   expect_close(prod(p, {1}, false, kGpu), prod(p, {1}, false, kCpu), 1e-4, 0, "long products");
 }
 
+// Short rows share a workgroup (reduction.cpp's row_threads: about 16
+// elements per thread, the rest of the 256 on the next rows): row lengths
+// around each power of two of threads, row counts that leave the last
+// workgroup part full, dense and transposed, against the CPU bit for bit.
+TEST_F(GpuReduce, ShortRowsShareWorkgroups) {
+  const std::vector<std::pair<std::string, Reduction>> ops = {
+      {"sum", sum}, {"max", max}, {"min", min}, {"any", any}};
+  for (int len : {1, 2, 16, 17, 100, 1024, 1025, 4097}) {
+    const int rows = len > 1000 ? 37 : 1001;
+    for (auto dtype : {float32, int32}) {
+      array a = dyadic_values({rows, len}, dtype, 40 + len);
+      for (const auto& [name, x] : std::vector<std::pair<std::string, array>>{
+               {"dense", a}, {"transposed", transpose(dyadic_values({len, rows}, dtype, 41))}}) {
+        for (const auto& [op_name, op] : ops) {
+          expect_close(
+              op(x, {1}, false, kGpu), op(x, {1}, false, kCpu), 0, 0,
+              op_name + " of rows of " + std::to_string(len) + " " + name + " " + dt(dtype));
+        }
+      }
+    }
+  }
+}
+
 TEST_F(GpuReduce, TwoPassIntegersWrapAsTheCpu) {
   // Sums past 2^31 (int32), 2^32 (uint32 and uint8's uint32) and 2^63 (int64).
   array i32 = full({2, 40000}, 1 << 30, int32, kCpu);

@@ -2,6 +2,7 @@
 #include "mlx_lite/primitives/reduction.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "backend/common/buffers.h"
@@ -83,8 +84,25 @@ const ReduceKernel& kernel(Dtype in, Dtype out) {
   return kernels(in, out);
 }
 
-params::ReduceSpec spec(uint32_t op, bool dense) {
-  return {.workgroup_size = kThreads, .OP = op, .CONTIGUOUS = dense};
+// Threads per chunk: about kElementsPerThread elements each, a power of two
+// of at most kThreads, so that a short row does not keep 256 threads
+// mostly idle through the shared-memory combine (the rest of the workgroup
+// takes the next rows).
+constexpr int64_t kElementsPerThread = 16;
+
+uint32_t row_threads(int64_t chunk) {
+  const auto wanted = static_cast<uint64_t>(ceil_div(chunk, kElementsPerThread));
+  return static_cast<uint32_t>(std::min<uint64_t>(std::bit_ceil(wanted), kThreads));
+}
+
+params::ReduceSpec spec(uint32_t op, bool dense, uint32_t threads_per_chunk) {
+  return {
+      .workgroup_size = kThreads, .OP = op, .CONTIGUOUS = dense, .ROW_THREADS = threads_per_chunk};
+}
+
+// Workgroups for `chunks` chunks of `chunk` elements.
+vulkan::Grid chunk_grid(int64_t chunks, int64_t chunk) {
+  return vulkan::Grid::workgroups(ceil_div(chunks, kThreads / row_threads(chunk)));
 }
 
 // How a pass cuts each of `rows` rows of `len` elements: `groups` chunks of
@@ -142,8 +160,8 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   while (c.groups > 1) {
     const int64_t partials = rows * c.groups;
     array temp(allocator::malloc(partials * size_of(acc)), {static_cast<ShapeElem>(partials)}, acc);
-    encoder.dispatch(kernel(src.dtype(), acc), spec(op, src_dense), p, *src_shapes,
-                     {input(src), output(temp)}, vulkan::Grid::workgroups(partials));
+    encoder.dispatch(kernel(src.dtype(), acc), spec(op, src_dense, row_threads(c.chunk)), p,
+                     *src_shapes, {input(src), output(temp)}, chunk_grid(partials, c.chunk));
     // Each row's partials are a dense run: the flat path reads no shapes.
     src = temp;
     src_dense = true;
@@ -158,8 +176,8 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
          .offset = 0,
          .view = {}};
   }
-  encoder.dispatch(kernel(src.dtype(), out.dtype()), spec(op, src_dense), p, *src_shapes,
-                   {input(src), output(out)}, vulkan::Grid::workgroups(rows));
+  encoder.dispatch(kernel(src.dtype(), out.dtype()), spec(op, src_dense, row_threads(len)), p,
+                   *src_shapes, {input(src), output(out)}, chunk_grid(rows, len));
 }
 
 }  // namespace mlx_lite

@@ -1,8 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Reduce: each workgroup of kReduceThreads threads reduces one chunk of one
-// output's elements (params/reduce.h says which). Threads stride over the
-// chunk (consecutive threads read consecutive elements), then combine
+// Reduce: ROW_THREADS threads reduce one chunk of one output's elements
+// (params/reduce.h says which), kReduceThreads / ROW_THREADS chunks to a
+// workgroup. Threads stride over the chunk (consecutive threads read
+// consecutive elements when the view is dense), then combine
 // through shared memory (no subgroup operations, so any subgroup size
 // works). OP is a Reduce::ReduceType.
 #include "common.glsl"
@@ -82,37 +83,43 @@ ACC element(int64_t begin, uint i, bool small) {
 
 void main() {
   const uint t = gl_LocalInvocationID.x;
-  const int64_t w = workgroup_index();
+  // ROW_THREADS threads per chunk, kThreads / ROW_THREADS chunks per
+  // workgroup: short rows do not leave most of 256 threads idle. Threads
+  // past the last chunk still take the barriers.
+  const uint lane = t % ROW_THREADS;
+  const int64_t w =
+      workgroup_index() * int64_t(kThreads / ROW_THREADS) + int64_t(t / ROW_THREADS);
   const int64_t rows = params.rows, len = params.len;
   const int64_t groups = params.groups, chunk = params.chunk;
-  if (w >= rows * groups) return;  // the whole workgroup leaves together
+  const bool has_chunk = w < rows * groups;
   // GPUs emulate 64-bit division in tens of instructions: divide in 32 bits
   // whenever the workgroup count allows.
   const int64_t row =
       fits_32_bits(rows * groups) ? int64_t(uint(w) / uint(groups)) : w / groups;
   const int64_t begin = row * len + (w - row * groups) * chunk;
   // Chunks hold fewer than 2^32 elements (buffers are indexed in 32 bits).
-  const uint n = uint(min(chunk, (row + 1) * len - begin));
+  const uint n = has_chunk ? uint(min(chunk, (row + 1) * len - begin)) : 0u;
   const bool small = fits_32_bits(params.n);
 
   // Four independent loads per iteration keep more reads in flight, and they
   // combine in pairs before they reach the accumulator: a thread's serial
-  // chain is n / (4 * kThreads) long, at most 16 (reduction.cpp's kMaxChunk),
-  // which bounds the rounding error of float32 sums.
+  // chain is n / (4 * ROW_THREADS) long, at most 16 (reduction.cpp's
+  // kMaxChunk and row_threads), which bounds the rounding error of float32
+  // sums.
+  const uint step = ROW_THREADS;
   ACC acc = identity();
-  uint j = t;
-  for (; j + 3u * kThreads < n; j += 4u * kThreads) {
-    const ACC a = combine(element(begin, j, small), element(begin, j + kThreads, small));
-    const ACC b =
-        combine(element(begin, j + 2u * kThreads, small), element(begin, j + 3u * kThreads, small));
+  uint j = lane;
+  for (; j + 3u * step < n; j += 4u * step) {
+    const ACC a = combine(element(begin, j, small), element(begin, j + step, small));
+    const ACC b = combine(element(begin, j + 2u * step, small), element(begin, j + 3u * step, small));
     acc = combine(acc, combine(a, b));
   }
-  for (; j < n; j += kThreads) acc = combine(acc, element(begin, j, small));
+  for (; j < n; j += step) acc = combine(acc, element(begin, j, small));
   partial[t] = acc;
   barrier();
-  for (uint s = kThreads / 2u; s > 0u; s >>= 1u) {
-    if (t < s) partial[t] = combine(partial[t], partial[t + s]);
+  for (uint s = ROW_THREADS / 2u; s > 0u; s >>= 1u) {
+    if (lane < s) partial[t] = combine(partial[t], partial[t + s]);
     barrier();
   }
-  if (t == 0u) out0[uint(w)] = store_out(to_out(partial[0]));
+  if (lane == 0u && has_chunk) out0[uint(w)] = store_out(to_out(partial[t]));
 }

@@ -13,10 +13,10 @@ MLX_PARAMS_BEGIN
 
 // Output r reduces elements [r * len, (r + 1) * len) of the input viewed as
 // [kept dims..., reduced dims...]. Each row is cut into `groups` chunks of
-// `chunk` elements; workgroup w reduces chunk w % groups of row w / groups
-// and writes output w. groups is 1 for the one-pass path; with more (few
-// long rows) the outputs are partials in the accumulator type, reduced by a
-// second dispatch.
+// `chunk` elements; chunk w (chunk w % groups of row w / groups) is
+// reduced by ROW_THREADS threads, which write output w. groups is 1 for the one-pass path; with
+// more (few long rows) the outputs are partials in the accumulator type, reduced by a second
+// dispatch.
 struct ReduceParams {
   int64_t n;  // elements of the view (rows * len)
   int64_t rows;
@@ -29,9 +29,13 @@ struct ReduceParams {
 MLX_PUSH_CONSTANTS(ReduceParams)
 
 // OP: a Reduce::ReduceType. CONTIGUOUS: the view is dense row-major.
-#define MLX_REDUCE_SPEC(X, S) \
-  X(S, 1, uint, OP, 0)        \
-  X(S, 2, bool, CONTIGUOUS, false)
+// ROW_THREADS: threads per chunk, a power of two dividing kReduceThreads
+// (the workgroup size); workgroup w reduces chunks w * (kReduceThreads /
+// ROW_THREADS) onwards.
+#define MLX_REDUCE_SPEC(X, S)      \
+  X(S, 1, uint, OP, 0)             \
+  X(S, 2, bool, CONTIGUOUS, false) \
+  X(S, 3, uint, ROW_THREADS, 256)
 MLX_SPEC_CONSTANTS(ReduceSpec, MLX_REDUCE_SPEC)
 
 // reduce.comp's shared array holds one partial per thread.
