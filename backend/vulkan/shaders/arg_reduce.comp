@@ -116,7 +116,19 @@ void main() {
   const uint end = uint(min(len, int64_t(begin) + chunk));
   const int64_t start = line_start(r);
   // Each thread sees its indices in increasing order, so a tie never beats.
-  for (uint k = begin + t; k < end; k += kThreads) {
+  // Four loads are issued before the first comparison: more reads in flight.
+  uint k = begin + t;
+  for (; k + 3u * kThreads < end; k += 4u * kThreads) {
+    VAL v[4];
+    for (uint u = 0u; u < 4u; ++u) v[u] = value_at(start, k + u * kThreads);
+    for (uint u = 0u; u < 4u; ++u) {
+      if (beats(v[u], k + u * kThreads, best, best_i)) {
+        best = v[u];
+        best_i = k + u * kThreads;
+      }
+    }
+  }
+  for (; k < end; k += kThreads) {
     const VAL v = value_at(start, k);
     if (beats(v, k, best, best_i)) {
       best = v;
