@@ -5,6 +5,10 @@
 //   BM_TunedForward/V    forward variant V (0: 4 channels per thread, 1: 8
 //                        channels, 2: 2 points x 4 channels);
 //   BM_TunedVjp          the whole VJP (all its kernels, one eval);
+//   BM_TunedForwardF16/V, BM_TunedVjpF16
+//                        the same with x, grid and the cotangent float16
+//                        (bench/compare_torch.py sets the rows whose names
+//                        say F16 against float16 F.grid_sample and Triton);
 //   BM_TunedVjpStages/K  the VJP's steps 1..K (cumulative, one eval; the
 //                        step's own time is the difference from K - 1):
 //                        1 count, 2 offsets (cumsum), 3 scatter, 4 sort,
@@ -12,10 +16,12 @@
 //   BM_TunedVjpXGrad/V   step 5 alone (its inputs made beforehand), V = 1 or
 //                        2 vectors of 4 channels per thread.
 // bytes_per_second counts the bytes a single pass must move at least
-// (grid_sample_bench.h's forward_bytes and vjp_bytes).
+// (grid_sample_bench.h's forward_bytes and vjp_bytes, which count 4 bytes an
+// element: halved for float16).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "examples/grid_sample_tuned.h"
 #include "grid_sample_bench.h"
@@ -25,26 +31,58 @@ using namespace grid_sample_bench;
 
 namespace {
 
-template <int Variant>
-void BM_TunedForward(benchmark::State& state) {
-  const Sizes s = sizes_of(state);
-  const auto inputs = make_inputs(state, s);
-  if (!inputs) return;
-  bench::eval_loop(
-      state, [&] { return examples::grid_sample_tuned_forward(inputs->x, inputs->grid, Variant); });
-  state.SetBytesProcessed(state.iterations() * forward_bytes(s));
+// make_inputs's arrays in `dtype` (float16: rounded), evaluated.
+std::optional<Inputs> inputs_in(benchmark::State& state, const Sizes& s, Dtype dtype) {
+  auto inputs = make_inputs(state, s);
+  if (!inputs || dtype == float32) return inputs;
+  Inputs cast{astype(inputs->x, dtype, kGpu), astype(inputs->grid, dtype, kGpu),
+              astype(inputs->cotangent, dtype, kGpu)};
+  eval({cast.x, cast.grid, cast.cotangent});
+  return cast;
 }
 
-void BM_TunedVjp(benchmark::State& state) {
+// grid_sample_bench.h's byte counts (float32's) for `dtype`.
+int64_t in_dtype(int64_t float32_bytes, Dtype dtype) {
+  return float32_bytes / 4 * size_of(dtype);
+}
+
+void tuned_forward(benchmark::State& state, int variant, Dtype dtype) {
   const Sizes s = sizes_of(state);
-  const auto inputs = make_inputs(state, s);
+  const auto inputs = inputs_in(state, s, dtype);
+  if (!inputs) return;
+  bench::eval_loop(
+      state, [&] { return examples::grid_sample_tuned_forward(inputs->x, inputs->grid, variant); });
+  state.SetBytesProcessed(state.iterations() * in_dtype(forward_bytes(s), dtype));
+}
+
+void tuned_vjp(benchmark::State& state, Dtype dtype) {
+  const Sizes s = sizes_of(state);
+  const auto inputs = inputs_in(state, s, dtype);
   if (!inputs) return;
   bench::eval_loop(state, [&] {
     auto [x_grad, grid_grad] =
         examples::grid_sample_tuned_vjp(inputs->x, inputs->grid, inputs->cotangent);
     return std::vector<array>{x_grad, grid_grad};
   });
-  state.SetBytesProcessed(state.iterations() * vjp_bytes(s));
+  state.SetBytesProcessed(state.iterations() * in_dtype(vjp_bytes(s), dtype));
+}
+
+template <int Variant>
+void BM_TunedForward(benchmark::State& state) {
+  tuned_forward(state, Variant, float32);
+}
+
+template <int Variant>
+void BM_TunedForwardF16(benchmark::State& state) {
+  tuned_forward(state, Variant, float16);
+}
+
+void BM_TunedVjp(benchmark::State& state) {
+  tuned_vjp(state, float32);
+}
+
+void BM_TunedVjpF16(benchmark::State& state) {
+  tuned_vjp(state, float16);
 }
 
 // The x_grad kernel alone (step 5, its inputs evaluated first) with 1 or 2
@@ -107,6 +145,10 @@ BENCHMARK_TEMPLATE(BM_TunedForward, 0)->Apply(seed_and_small);
 BENCHMARK_TEMPLATE(BM_TunedForward, 1)->Apply(seed_and_small);
 BENCHMARK_TEMPLATE(BM_TunedForward, 2)->Apply(seed_and_small);
 BENCHMARK(BM_TunedVjp)->Apply(seed_and_small);
+BENCHMARK_TEMPLATE(BM_TunedForwardF16, 0)->Apply(seed_and_small);
+BENCHMARK_TEMPLATE(BM_TunedForwardF16, 1)->Apply(seed_and_small);
+BENCHMARK_TEMPLATE(BM_TunedForwardF16, 2)->Apply(seed_and_small);
+BENCHMARK(BM_TunedVjpF16)->Apply(seed_and_small);
 BENCHMARK(BM_TunedVjpStages)->Apply(stages);
 BENCHMARK(BM_TunedVjpXGrad)
     ->Args({1, 64, 64, 32, 32, 32, 1})

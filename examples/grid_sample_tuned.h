@@ -1,14 +1,26 @@
 // A tuned grid_sample (bilinear, zero padding, align_corners=false; NHWC x
-// (N, H, W, C), grid (N, gH, gW, 2), float32) as fast::vulkan_kernel bodies:
-// the step beyond the seed's one-thread-per-output-element kernels
-// (grid_sample_kernels.h) that issue 6 asks for.
+// (N, H, W, C), grid (N, gH, gW, 2), both float32 or both float16) as
+// fast::vulkan_kernel bodies: the step beyond the seed's
+// one-thread-per-output-element kernels (grid_sample_kernels.h) that issue 6
+// asks for.
+//
+// Dtypes: one source per kernel serves both. The library declares each
+// buffer of its array's dtype (float16_t x[], f16vec4 x_vec4[] for float16);
+// the template argument F16 names the element types the kernels store
+// (kStorage). Every value is loaded into float32 (vec4(x_vec4[i]): 16-bit
+// storage only, no float16 arithmetic, so devices without shaderFloat16 run
+// it too), the weights, blends and every sum are float32, and each output
+// element is rounded once to x's dtype as it is stored: out, x_grad and
+// grid_grad have the inputs' dtype. The VJP reads a float32 or float16
+// cotangent as it is.
 //
 // Forward (grid_sample_tuned_forward): the grid point's coordinates and
 // weights are computed once per thread, and each thread serves several
-// channels through vec4 loads and stores (x_vec4, out_vec4) when C % 4 == 0;
-// one thread per (point, channel) otherwise. The four corners are loaded
-// unconditionally from clamped addresses and the out-of-image ones zeroed
-// afterwards, so the loads are independent and all in flight at once.
+// channels through vector loads and stores (x_vec4, out_vec4: vec4, or
+// f16vec4 for float16) when C % 4 == 0; one thread per (point, channel)
+// otherwise. The four corners are loaded unconditionally from clamped
+// addresses and the out-of-image ones zeroed afterwards, so the loads are
+// independent and all in flight at once.
 // Variants, chosen by the `variant` argument (template argument PTS, VPT):
 //   0  one thread per (point, 4 channels): 4 vec4 loads per thread;
 //   1  one thread per (point, 8 channels): 8 vec4 loads (C % 8 == 0, else 0);
@@ -85,7 +97,9 @@ struct GsPoint {
   bool touches;       // some corner lies inside the image
 };
 
-GsPoint gs_point(vec2 g, int H, int W) {
+// Point p of the grid, read as float whatever the grid's dtype.
+GsPoint gs_point(uint p, int H, int W) {
+  vec2 g = vec2(grid_vec2[p]);
   GsPoint s;
   precise float ix = ((g.x + 1.0) * float(W) - 1.0) / 2.0;
   precise float iy = ((g.y + 1.0) * float(H) - 1.0) / 2.0;
@@ -107,6 +121,26 @@ uint gs_cell(GsPoint s, uint n, int H, int W) {
 }
 )";
 
+// The element types of the float buffers that the forward, x_grad and
+// grid_grad kernels write (ST1, ST2, ST4: scalar, vec2, vec4), float16 where
+// the template argument F16 is 1 (x and grid float16), else float32. The
+// library declares each buffer, and its _vec2 and _vec4 views, of its own
+// dtype (float16_t, f16vec2, f16vec4 for float16); the kernels load every
+// value into float (VT(...), vec2(...): 16-bit storage, no float16
+// arithmetic), compute and sum in float32, and round once as they store
+// (ST(...), ST2(...)).
+inline constexpr const char* kStorage = R"(
+#if F16
+#define ST1 float16_t
+#define ST2 f16vec2
+#define ST4 f16vec4
+#else
+#define ST1 float
+#define ST2 vec2
+#define ST4 vec4
+#endif
+)";
+
 // Forward. Template args: CH (C), PTS (points per thread), VPT (vectors of
 // VEC channels per thread, at v and v + CV / VPT).
 inline constexpr const char* kForwardHeader = R"(
@@ -119,10 +153,10 @@ VT gs_sample(GsPoint s, uint n, uint v, int H, int W) {
   int xa = clamp(s.x0, 0, W - 1), xb = clamp(s.x0 + 1, 0, W - 1);
   int ya = clamp(s.y0, 0, H - 1), yb = clamp(s.y0 + 1, 0, H - 1);
   uint ra = (n * uint(H) + uint(ya)) * uint(W), rb = (n * uint(H) + uint(yb)) * uint(W);
-  VT i_nw = XV[(ra + uint(xa)) * CV + v];
-  VT i_ne = XV[(ra + uint(xb)) * CV + v];
-  VT i_sw = XV[(rb + uint(xa)) * CV + v];
-  VT i_se = XV[(rb + uint(xb)) * CV + v];
+  VT i_nw = VT(XV[(ra + uint(xa)) * CV + v]);
+  VT i_ne = VT(XV[(ra + uint(xb)) * CV + v]);
+  VT i_sw = VT(XV[(rb + uint(xa)) * CV + v]);
+  VT i_se = VT(XV[(rb + uint(xb)) * CV + v]);
   bool x0ok = s.x0 >= 0, x1ok = s.x0 + 1 <= W - 1, y0ok = s.y0 >= 0, y1ok = s.y0 + 1 <= H - 1;
   VT zero = VT(0.0);
   VT r = (s.dx1 * s.dy1) * (x0ok && y0ok ? i_nw : zero);
@@ -144,11 +178,11 @@ inline constexpr const char* kForwardSource = R"(
   for (int k = 0; k < PTS; ++k) {
     uint p = q + uint(k) * per;
     if (p < P) {
-      GsPoint s = gs_point(grid_vec2[p], H, W);
+      GsPoint s = gs_point(p, H, W);
       uint n = p / ghw;
       for (int i = 0; i < VPT; ++i) {
         uint v = j + uint(i) * TPP;
-        OUT_VIEW[p * CV + v] = gs_sample(s, n, v, H, W);
+        OUT_VIEW[p * CV + v] = ST(gs_sample(s, n, v, H, W));
       }
     }
   }
@@ -175,7 +209,7 @@ inline constexpr const char* kCountSource = R"(
   uint P = uint(grid_shape[0]) * ghw;
   uint cell = NO_CELL;
   if (p < P) {
-    GsPoint s = gs_point(grid_vec2[p], H, W);
+    GsPoint s = gs_point(p, H, W);
     if (s.touches) cell = gs_cell(s, p / ghw, H, W);
   }
   gs_cells[li] = cell;
@@ -216,7 +250,7 @@ inline constexpr const char* kScatterSource = R"(
   uint ghw = uint(grid_shape[1] * grid_shape[2]);
   int r = rank[p];
   if (r >= 0) {
-    GsPoint s = gs_point(grid_vec2[p], H, W);
+    GsPoint s = gs_point(p, H, W);
     int slot = gs_offset(gs_cell(s, p / ghw, H, W)) + r;
     slots[slot] = int(p);
     int n = run[p];
@@ -233,7 +267,7 @@ inline constexpr const char* kSortSource = R"(
   uint ghw = uint(grid_shape[1] * grid_shape[2]);
   int mine = rank[p];
   if (mine >= 0) {
-    GsPoint s = gs_point(grid_vec2[p], H, W);
+    GsPoint s = gs_point(p, H, W);
     uint c = gs_cell(s, p / ghw, H, W);
     int b = gs_offset(c), e = gs_offset(c + 1u);
     mine += b;
@@ -261,10 +295,10 @@ const uint TPX = CV / uint(XVPT);      // threads per pixel
 void gs_bucket(inout VT acc[XVPT], int b, int e, int role, uint v, int H, int W) {
   for (int k = b; k < e; ++k) {
     uint q = uint(sorted[k]);
-    GsPoint s = gs_point(grid_vec2[q], H, W);
+    GsPoint s = gs_point(q, H, W);
     float w = role == 0 ? s.dx1 * s.dy1 : role == 1 ? s.dx0 * s.dy1 : role == 2 ? s.dx1 * s.dy0
                                                                                 : s.dx0 * s.dy0;
-    for (int i = 0; i < XVPT; ++i) acc[i] += w * CTV[q * CV + v + uint(i) * TPX];
+    for (int i = 0; i < XVPT; ++i) acc[i] += w * VT(CTV[q * CV + v + uint(i) * TPX]);
   }
 }
 )";
@@ -290,7 +324,7 @@ inline constexpr const char* kXGradSource = R"(
   gs_bucket(acc, o10, o11, 1, v, H, W);  // cell (h + 1, w): the ne corner
   gs_bucket(acc, o01, o02, 2, v, H, W);  // cell (h, w + 1): the sw corner
   gs_bucket(acc, o00, o01, 3, v, H, W);  // cell (h, w): the se corner
-  for (int i = 0; i < XVPT; ++i) XGV[pix * CV + v + uint(i) * TPX] = acc[i];
+  for (int i = 0; i < XVPT; ++i) XGV[pix * CV + v + uint(i) * TPX] = ST(acc[i]);
 )";
 
 // Step 6: grid_grad, TPP lanes per point.
@@ -304,7 +338,7 @@ inline constexpr const char* kGridGradSource = R"(
   uint ghw = uint(grid_shape[1] * grid_shape[2]);
   uint p = t / uint(TPP);
   uint lane = t - p * uint(TPP);
-  GsPoint s = gs_point(grid_vec2[p], H, W);
+  GsPoint s = gs_point(p, H, W);
   vec2 g = vec2(0.0);
   if (s.touches) {
     uint n = p / ghw;
@@ -314,11 +348,11 @@ inline constexpr const char* kGridGradSource = R"(
     bool x0ok = s.x0 >= 0, x1ok = s.x0 + 1 <= W - 1, y0ok = s.y0 >= 0, y1ok = s.y0 + 1 <= H - 1;
     VT zero = VT(0.0);
     for (uint v = lane; v < CV; v += uint(TPP)) {
-      VT i_nw = XV[(ra + uint(xa)) * CV + v];
-      VT i_ne = XV[(ra + uint(xb)) * CV + v];
-      VT i_sw = XV[(rb + uint(xa)) * CV + v];
-      VT i_se = XV[(rb + uint(xb)) * CV + v];
-      VT cot = CTV[p * CV + v];
+      VT i_nw = VT(XV[(ra + uint(xa)) * CV + v]);
+      VT i_ne = VT(XV[(ra + uint(xb)) * CV + v]);
+      VT i_sw = VT(XV[(rb + uint(xa)) * CV + v]);
+      VT i_se = VT(XV[(rb + uint(xb)) * CV + v]);
+      VT cot = VT(CTV[p * CV + v]);
       i_nw = x0ok && y0ok ? i_nw : zero;
       i_ne = x1ok && y0ok ? i_ne : zero;
       i_sw = x0ok && y1ok ? i_sw : zero;
@@ -330,22 +364,35 @@ inline constexpr const char* kGridGradSource = R"(
   // The point's TPP lanes are all active (the grid is a multiple of TPP,
   // which divides the subgroup size): a butterfly within them.
   for (uint m = uint(TPP) / 2u; m > 0u; m >>= 1) g += subgroupShuffleXor(g, m);
-  if (lane == 0u) grid_grad_vec2[p] = g * vec2(float(W) / 2.0, float(H) / 2.0);
+  if (lane == 0u) grid_grad_vec2[p] = ST2(g * vec2(float(W) / 2.0, float(H) / 2.0));
 )";
 
-// The #defines that pick the scalar (VEC 1) or vec4 (VEC 4) form of a body.
+// The #defines that pick the scalar (VEC 1) or vec4 (VEC 4) form of a body:
+// VT the type computed in (float32), ST the one stored (kStorage's).
 inline std::string vec_defines(int vec) {
   if (vec == 4) {
-    return "#define VEC 4\n#define VT vec4\n#define XV x_vec4\n"
+    return "#define VEC 4\n#define VT vec4\n#define ST ST4\n#define XV x_vec4\n"
            "#define CTV cot_vec4\n#define XGV x_grad_vec4\n";
   }
-  return "#define VEC 1\n#define VT float\n#define XV x\n#define CTV cot\n"
+  return "#define VEC 1\n#define VT float\n#define ST ST1\n#define XV x\n#define CTV cot\n"
          "#define XGV x_grad\n";
 }
 
-inline std::string header(int vec, const char* extra = "") {
+inline std::string header(int vec, const std::string& extra = "") {
   return vec_defines(vec) + "#define ROW_SHIFT " + std::to_string(kRowShift) +
          "\n#define GS_GROUP " + std::to_string(kGroup) + "\n" + kCommon + extra;
+}
+
+// The header of a kernel that writes float buffers (needs the template
+// argument F16, f16_arg's).
+inline std::string storing_header(int vec, const std::string& extra) {
+  return header(vec, kStorage + extra);
+}
+
+// The template argument F16 for inputs of x's dtype (check_inputs has made
+// sure that x and grid share it).
+inline std::pair<std::string, fast::TemplateArg> f16_arg(const array& x) {
+  return {"F16", x.dtype() == float16 ? 1 : 0};
 }
 
 // The forward's body for VEC: its output is named `out` (a GLSL keyword the
@@ -364,9 +411,9 @@ inline int vec_index(int vec) {
 inline const fast::CustomKernelFunction& forward_kernel(int vec) {
   static const fast::CustomKernelFunction kernels[2] = {
       fast::vulkan_kernel("grid_sample_tuned_forward_s", {"x", "grid"}, {"out"}, forward_source(1),
-                          header(1, kForwardHeader)),
+                          storing_header(1, kForwardHeader)),
       fast::vulkan_kernel("grid_sample_tuned_forward_v4", {"x", "grid"}, {"out"}, forward_source(4),
-                          header(4, kForwardHeader))};
+                          storing_header(4, kForwardHeader))};
   return kernels[vec_index(vec)];
 }
 
@@ -396,7 +443,7 @@ inline const fast::CustomKernelFunction& x_grad_kernel(int vec) {
     return fast::vulkan_kernel(
         v == 4 ? "grid_sample_tuned_x_grad_v4" : "grid_sample_tuned_x_grad_s",
         {"x", "grid", "cot", "local", "row_offset", "sorted"}, {"x_grad"}, kXGradSource,
-        header(v, (std::string(kOffsetHeader) + kXGradHeader).c_str()));
+        storing_header(v, std::string(kOffsetHeader) + kXGradHeader));
   };
   static const fast::CustomKernelFunction kernels[2] = {make(1), make(4)};
   return kernels[vec_index(vec)];
@@ -406,10 +453,10 @@ inline const fast::CustomKernelFunction& grid_grad_kernel(int vec) {
   static const fast::CustomKernelFunction kernels[2] = {
       // subgroupShuffleXor over the device's own subgroups (subgroup_size()).
       fast::vulkan_kernel("grid_sample_tuned_grid_grad_s", {"x", "grid", "cot"}, {"grid_grad"},
-                          kGridGradSource, header(1, kGridGradHeader), true, false,
+                          kGridGradSource, storing_header(1, kGridGradHeader), true, false,
                           /*native_simdgroups=*/true),
       fast::vulkan_kernel("grid_sample_tuned_grid_grad_v4", {"x", "grid", "cot"}, {"grid_grad"},
-                          kGridGradSource, header(4, kGridGradHeader), true, false,
+                          kGridGradSource, storing_header(4, kGridGradHeader), true, false,
                           /*native_simdgroups=*/true)};
   return kernels[vec_index(vec)];
 }
@@ -428,8 +475,15 @@ inline void check_inputs(const array& x, const array& grid) {
   if (grid.shape(0) != x.shape(0)) {
     throw std::invalid_argument("[grid_sample_tuned] x and grid must have the same batch size.");
   }
-  if (x.dtype() != float32 || grid.dtype() != float32) {
-    throw std::invalid_argument("[grid_sample_tuned] x and grid must be float32.");
+  const std::string xd(dtype_name(x.dtype())), gd(dtype_name(grid.dtype()));
+  if (x.dtype() != grid.dtype()) {
+    throw std::invalid_argument(
+        "[grid_sample_tuned] x and grid must have the same dtype, float32 or float16; got x " + xd +
+        " and grid " + gd + ".");
+  }
+  if (x.dtype() != float32 && x.dtype() != float16) {
+    throw std::invalid_argument("[grid_sample_tuned] x and grid must be float32 or float16; got " +
+                                xd + ".");
   }
 }
 
@@ -441,8 +495,9 @@ inline const Device kGpu(Device::gpu);
 // twice the loads in flight of variant 0, the same coalescing).
 inline constexpr int kGridSampleTunedDefaultVariant = 1;
 
-// out (N, gH, gW, C), float32, on the GPU. variant: 0, 1 or 2 (see the top
-// of this file); C % 4 != 0 always takes the scalar kernel.
+// out (N, gH, gW, C), of x's dtype (float32 or float16; computed in
+// float32), on the GPU. variant: 0, 1 or 2 (see the top of this file);
+// C % 4 != 0 always takes the scalar kernel.
 inline array grid_sample_tuned_forward(const array& x, const array& grid,
                                        int variant = kGridSampleTunedDefaultVariant) {
   namespace d = grid_sample_tuned_detail;
@@ -455,9 +510,9 @@ inline array grid_sample_tuned_forward(const array& x, const array& grid,
   const int64_t points = int64_t(N) * gH * gW;
   const int64_t threads = (points + pts - 1) / pts * (C / vec / vpt);
   if (threads > int64_t(INT32_MAX)) throw std::invalid_argument("[grid_sample_tuned] too large.");
-  return d::forward_kernel(vec)({x, grid}, {{N, gH, gW, C}}, {float32}, {int(threads), 1, 1},
-                                {256, 1, 1}, {{"CH", C}, {"PTS", pts}, {"VPT", vpt}}, std::nullopt,
-                                false, d::kGpu)[0];
+  return d::forward_kernel(vec)({x, grid}, {{N, gH, gW, C}}, {x.dtype()}, {int(threads), 1, 1},
+                                {256, 1, 1}, {{"CH", C}, {"PTS", pts}, {"VPT", vpt}, d::f16_arg(x)},
+                                std::nullopt, false, d::kGpu)[0];
 }
 
 namespace grid_sample_tuned_detail {
@@ -473,9 +528,9 @@ inline array x_grad_step(const array& x, const array& grid, const array& cot, co
   if (threads > int64_t(INT32_MAX)) {
     throw std::invalid_argument("[grid_sample_tuned] x is too large.");
   }
-  return x_grad_kernel(vec)({x, grid, cot, local, row_offset, sorted}, {x.shape()}, {float32},
-                            {int(threads), 1, 1}, {256, 1, 1}, {{"CH", C}, {"XVPT", xvpt}},
-                            std::nullopt, false, kGpu)[0];
+  return x_grad_kernel(vec)({x, grid, cot, local, row_offset, sorted}, {x.shape()}, {x.dtype()},
+                            {int(threads), 1, 1}, {256, 1, 1},
+                            {{"CH", C}, {"XVPT", xvpt}, f16_arg(x)}, std::nullopt, false, kGpu)[0];
 }
 
 // Every array the VJP builds, step by step (the benchmark times prefixes).
@@ -496,7 +551,10 @@ inline VjpStages vjp_stages(const array& x, const array& grid, const array& cota
   const int gH = grid.shape(1), gW = grid.shape(2);
   const int vec = C % 4 == 0 ? 4 : 1;
   const int P = N * gH * gW;
-  const array cot = astype(cotangent, float32, kGpu);
+  // Read as it is where float32 or float16 (the kernels convert each value
+  // to float), else as float32.
+  const Dtype cd = cotangent.dtype();
+  const array cot = cd == float32 || cd == float16 ? cotangent : astype(cotangent, float32, kGpu);
 
   // 1: counts per cell (padded to whole rows, with one cell past the last
   // for the last bucket's end) and each point's racy rank.
@@ -530,16 +588,18 @@ inline VjpStages vjp_stages(const array& x, const array& grid, const array& cota
   const int cv = C / vec;
   int tpp = 1;
   while (tpp < cv && tpp < subgroup_size()) tpp *= 2;
-  array grid_grad =
-      grid_grad_kernel(vec)({x, grid, cot}, {grid.shape()}, {float32}, {P * tpp, 1, 1}, {256, 1, 1},
-                            {{"CH", C}, {"TPP", tpp}}, std::nullopt, false, kGpu)[0];
+  array grid_grad = grid_grad_kernel(vec)(
+      {x, grid, cot}, {grid.shape()}, {grid.dtype()}, {P * tpp, 1, 1}, {256, 1, 1},
+      {{"CH", C}, {"TPP", tpp}, f16_arg(x)}, std::nullopt, false, kGpu)[0];
   return {counts, rank, run, local, row_offset, slots, runlen, sorted, x_grad, grid_grad};
 }
 
 }  // namespace grid_sample_tuned_detail
 
 // The bucketed, deterministic VJP: (x_grad, grid_grad) of <cotangent, out>,
-// float32, on the GPU.
+// of x's and grid's dtype (float32 or float16; every sum in float32, rounded
+// once), on the GPU. cotangent: float32 or float16 whatever x's dtype (other
+// dtypes are cast to float32).
 inline std::pair<array, array> grid_sample_tuned_vjp(const array& x, const array& grid,
                                                      const array& cotangent) {
   auto stages = grid_sample_tuned_detail::vjp_stages(x, grid, cotangent);

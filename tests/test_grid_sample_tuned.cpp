@@ -1,15 +1,18 @@
 // The tuned grid_sample kernels (examples/grid_sample_tuned.h) against the
 // composed reference (examples/grid_sample_ref.h) on the CPU: every forward
 // variant, the bucketed VJP (x_grad and grid_grad), its determinism, and
-// grad through the custom_function. Small shapes for lavapipe: C = 1, 3, 4,
-// 33, 64 (vec4 and scalar paths), batch 1 and 3, odd H and W, grid points
-// outside [-1, 1], and many points per cell (large buckets).
+// grad through the custom_function, in float32 and float16. Small shapes for
+// lavapipe: C = 1, 3, 4, 33, 64 (vec4 and scalar paths), batch 1 and 3, odd H
+// and W, grid points outside [-1, 1], and many points per cell (large
+// buckets).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
+#include <string>
 
 #include "examples/grid_sample_ref.h"
 #include "examples/grid_sample_tuned.h"
@@ -23,8 +26,8 @@ using gpu_test::kCpu;
 using grid_sample_test::Case;
 using grid_sample_test::cotangent;
 using grid_sample_test::DeviceScope;
-using grid_sample_test::grid_sample_ref_fn;
 using grid_sample_test::expect_value_and_grad_match_the_reference;
+using grid_sample_test::grid_sample_ref_fn;
 using test_util::values_as;
 
 namespace {
@@ -65,9 +68,34 @@ std::pair<array, std::vector<array>> reference(const array& x, const array& grid
 bool bit_identical(const array& a, const array& b) {
   array ca = contiguous(a, false, kCpu), cb = contiguous(b, false, kCpu);
   eval({ca, cb});
-  return ca.shape() == cb.shape() && ca.nbytes() == cb.nbytes() &&
-         std::memcmp(ca.data<float>(), cb.data<float>(), ca.nbytes()) == 0;
+  return ca.shape() == cb.shape() && ca.dtype() == cb.dtype() && ca.nbytes() == cb.nbytes() &&
+         std::memcmp(ca.raw_data(), cb.raw_data(), ca.nbytes()) == 0;
 }
+
+// float16 inputs: x, grid and the cotangent rounded to float16 (half), and
+// the rounded values in float32 (exact), from which the reference computes
+// in float32 (full).
+struct HalfInputs {
+  array x, grid, cot;  // float16
+  array x32, grid32, cot32;
+};
+
+HalfInputs half_inputs(const Case& c, uint64_t seed, float lim = 1.3f) {
+  auto [x, grid] = inputs(c, seed, lim);
+  auto half = [](const array& a) { return astype(a, float16, kCpu); };
+  auto full = [](const array& a) { return astype(a, float32, kCpu); };
+  array x16 = half(x), grid16 = half(grid), cot16 = half(cotangent(c, seed + 1));
+  HalfInputs h{x16, grid16, cot16, full(x16), full(grid16), full(cot16)};
+  eval({h.x, h.grid, h.cot, h.x32, h.grid32, h.cot32});
+  return h;
+}
+
+// Tolerances of float16 results against the float32 reference on the same
+// (rounded) inputs: the kernels compute and sum in float32 and round each
+// result once, to float16, whose unit roundoff is 2^-11 = 4.9e-4, so
+// rtol = 1e-3 (two units); atol is the float32 tests' own (for what float32
+// arithmetic in another order adds, and results near zero).
+constexpr double kHalfRtol = 1e-3;
 
 const std::vector<Case> kCases = {
     {1, 5, 7, 1, 4, 6},    // C = 1, odd H and W
@@ -103,6 +131,38 @@ TEST_P(GridSampleTuned, VjpMatchesAutodiffOfTheReference) {
   // x_grad with one vector per thread (the default takes two where it can).
   auto stages = examples::grid_sample_tuned_detail::vjp_stages(x, grid, cot, 1);
   EXPECT_ALLCLOSE(stages.x_grad, grads[0], 1e-4, 1e-5) << "x_grad, 1 vector per thread";
+}
+
+// float16: every forward variant (C % 8 == 0 takes variant 1's 8 channels
+// per thread, C % 4 == 0 the f16vec4 loads, odd C the scalar kernel, and some
+// points outside the image), out in float16.
+TEST_P(GridSampleTuned, Float16ForwardVariantsMatchTheReference) {
+  const Case c = GetParam();
+  const HalfInputs h = half_inputs(c, 21);
+  auto [ref, grads] = reference(h.x32, h.grid32, h.cot32);
+  for (int variant : {0, 1, 2}) {
+    array out = examples::grid_sample_tuned_forward(h.x, h.grid, variant);
+    EXPECT_EQ(out.dtype(), float16) << "variant " << variant;
+    EXPECT_ALLCLOSE(out, ref, kHalfRtol, 1e-5) << "variant " << variant;
+  }
+}
+
+// The float16 VJP: x_grad and grid_grad in float16 (summed in float32), and
+// the same bits from a second run.
+TEST_P(GridSampleTuned, Float16VjpMatchesAutodiffOfTheReferenceAndIsDeterministic) {
+  const Case c = GetParam();
+  const HalfInputs h = half_inputs(c, 23);
+  auto [ref, grads] = reference(h.x32, h.grid32, h.cot32);
+  auto [x_grad, grid_grad] = examples::grid_sample_tuned_vjp(h.x, h.grid, h.cot);
+  EXPECT_EQ(x_grad.dtype(), float16);
+  EXPECT_EQ(grid_grad.dtype(), float16);
+  EXPECT_ALLCLOSE(x_grad, grads[0], kHalfRtol, 1e-5) << "x_grad";
+  EXPECT_ALLCLOSE(grid_grad, grads[1], kHalfRtol, 1e-5 * c.C * std::max(c.H, c.W)) << "grid_grad";
+  auto stages = examples::grid_sample_tuned_detail::vjp_stages(h.x, h.grid, h.cot, 1);
+  EXPECT_ALLCLOSE(stages.x_grad, grads[0], kHalfRtol, 1e-5) << "x_grad, 1 vector per thread";
+  auto [x_grad2, grid_grad2] = examples::grid_sample_tuned_vjp(h.x, h.grid, h.cot);
+  EXPECT_TRUE(bit_identical(x_grad, x_grad2)) << "x_grad";
+  EXPECT_TRUE(bit_identical(grid_grad, grid_grad2)) << "grid_grad";
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GridSampleTuned, ::testing::ValuesIn(kCases),
@@ -210,6 +270,106 @@ TEST_F(GridSampleTunedMisc, GradOfASum) {
   };
   auto [ref_value, ref_grads] = value_and_grad(g, 0)({x, grid});
   EXPECT_ALLCLOSE(grads[0], ref_grads[0], 1e-5, 1e-5);
+}
+
+// float16 with many points per cell (buckets of up to ~30 points, summed in
+// float32): right and deterministic; and a float32 cotangent for float16
+// inputs, read as it is, gives what its float16 rounding would not.
+TEST_F(GridSampleTunedMisc, Float16LargeBucketsAreRightAndDeterministic) {
+  for (int C : {3, 8}) {
+    const Case c{2, 4, 5, C, 24, 20};
+    const HalfInputs h = half_inputs(c, 25, 1.1f);
+    auto [ref, grads] = reference(h.x32, h.grid32, h.cot32);
+    auto [x_grad, grid_grad] = examples::grid_sample_tuned_vjp(h.x, h.grid, h.cot);
+    auto [x_grad2, grid_grad2] = examples::grid_sample_tuned_vjp(h.x, h.grid, h.cot);
+    EXPECT_ALLCLOSE(x_grad, grads[0], kHalfRtol, 1e-4) << "C " << C;
+    EXPECT_ALLCLOSE(grid_grad, grads[1], kHalfRtol, 1e-5 * c.C * 5) << "C " << C;
+    EXPECT_TRUE(bit_identical(x_grad, x_grad2)) << "C " << C;
+    EXPECT_TRUE(bit_identical(grid_grad, grid_grad2)) << "C " << C;
+    // The unrounded float32 cotangent against the reference with it.
+    array cot32 = cotangent(c, 26);
+    auto [ref32, grads32] = reference(h.x32, h.grid32, cot32);
+    auto [x_grad32, grid_grad32] = examples::grid_sample_tuned_vjp(h.x, h.grid, cot32);
+    EXPECT_EQ(x_grad32.dtype(), float16);
+    EXPECT_ALLCLOSE(x_grad32, grads32[0], kHalfRtol, 1e-4) << "C " << C << ", float32 cotangent";
+    EXPECT_ALLCLOSE(grid_grad32, grads32[1], kHalfRtol, 1e-5 * c.C * 5)
+        << "C " << C << ", float32 cotangent";
+  }
+}
+
+// float16 with every grid point outside the image: zeros, in float16.
+TEST_F(GridSampleTunedMisc, Float16AllPointsOutside) {
+  const Case c{1, 5, 7, 4, 3, 3};
+  const HalfInputs h = half_inputs(c, 27);
+  array grid = full({c.N, c.gH, c.gW, 2}, 3.0f, float16, kCpu);
+  array out = examples::grid_sample_tuned_forward(h.x, grid);
+  auto [x_grad, grid_grad] = examples::grid_sample_tuned_vjp(h.x, grid, h.cot);
+  EXPECT_EQ(out.dtype(), float16);
+  EXPECT_ALLCLOSE(out, zeros({1, 3, 3, 4}, float16, kCpu), 0, 0);
+  EXPECT_ALLCLOSE(x_grad, zeros_like(h.x, kCpu), 0, 0);
+  EXPECT_ALLCLOSE(grid_grad, zeros_like(grid, kCpu), 0, 0);
+}
+
+// grad through the custom_function with float16 inputs: float16 gradients
+// (the cotangent of the float16 output is float16), against the reference's
+// in float32.
+TEST_F(GridSampleTunedMisc, Float16ValueAndGradThroughCustomFunction) {
+  const Case c{3, 5, 7, 4, 4, 3};
+  const HalfInputs h = half_inputs(c, 29);
+  // sum(out^2), out in float32 (the tuned one's rounded to float16 first).
+  auto loss = [](auto sampler) -> std::function<array(const std::vector<array>&)> {
+    return [sampler](const std::vector<array>& in) {
+      return sum(square(astype(sampler(in[0], in[1]), float32)));
+    };
+  };
+  auto tuned = [](const array& a, const array& g) { return examples::grid_sample_tuned(a, g); };
+  auto [value, grads] = value_and_grad(loss(tuned), {0, 1})({h.x, h.grid});
+  EXPECT_EQ(grads[0].dtype(), float16);
+  EXPECT_EQ(grads[1].dtype(), float16);
+  DeviceScope cpu(kCpu);
+  auto composed = [](const array& a, const array& g) { return examples::grid_sample_ref(a, g); };
+  auto [ref_value, ref_grads] = value_and_grad(loss(composed), {0, 1})({h.x32, h.grid32});
+  // float16 roundings: out's before it is squared, the cotangent 2 out's,
+  // and the gradients' own; 2e-3 is four units of roundoff.
+  EXPECT_ALLCLOSE(value, ref_value, 2e-3, 1e-5);
+  EXPECT_ALLCLOSE(grads[0], ref_grads[0], 2e-3, 1e-4) << "x";
+  EXPECT_ALLCLOSE(grads[1], ref_grads[1], 2e-3, 1e-3) << "grid";
+}
+
+// x and grid of different dtypes, and dtypes other than float32 and float16,
+// are refused by the forward, the VJP and the custom_function, each with a
+// message that says what it expected and what it got.
+TEST_F(GridSampleTunedMisc, RejectsMixedAndOtherDtypesWithAClearMessage) {
+  auto message = [](const std::function<void()>& f) -> std::string {
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "(nothing thrown)";
+  };
+  const array x32 = zeros({1, 4, 4, 4}, float32, kCpu), g32 = zeros({1, 2, 2, 2}, float32, kCpu);
+  const array cot = zeros({1, 2, 2, 4}, float32, kCpu);
+  struct Bad {
+    Dtype x, grid;
+    std::string expected;
+  };
+  const std::string same = "x and grid must have the same dtype, float32 or float16; got x ";
+  const std::string floats = "x and grid must be float32 or float16; got ";
+  for (const Bad& b :
+       {Bad{float16, float32, same + "float16 and grid float32."},
+        Bad{float32, float16, same + "float32 and grid float16."},
+        Bad{bfloat16, bfloat16, floats + "bfloat16."}, Bad{int32, int32, floats + "int32."},
+        Bad{float16, bfloat16, same + "float16 and grid bfloat16."}}) {
+    const array x = astype(x32, b.x, kCpu), grid = astype(g32, b.grid, kCpu);
+    EXPECT_THROW(examples::grid_sample_tuned_forward(x, grid), std::invalid_argument);
+    EXPECT_THAT(message([&] { examples::grid_sample_tuned_forward(x, grid); }),
+                ::testing::HasSubstr(b.expected));
+    EXPECT_THAT(message([&] { examples::grid_sample_tuned_vjp(x, grid, cot); }),
+                ::testing::HasSubstr(b.expected));
+    EXPECT_THAT(message([&] { examples::grid_sample_tuned(x, grid); }),
+                ::testing::HasSubstr(b.expected));
+  }
 }
 
 TEST_F(GridSampleTunedMisc, RejectsBadInputs) {
