@@ -181,9 +181,14 @@ void expect_rows_like_cpu(int rows, int len, double atol32, double atol16,
 }  // namespace
 
 // Short rows share a workgroup (backend/vulkan/softmax.cpp): 1001 rows of
-// 129 take 64 threads each, 4 rows to a workgroup, the last one short.
+// 129 take 32 threads each (about 8 elements a thread), 8 rows to a
+// workgroup, the last one short; rows of 33 take 8 threads, whose stats
+// combine by subgroup shuffles where the subgroup holds 8 or more (every
+// device with shuffles, lavapipe included) and through shared memory
+// otherwise.
 TEST_F(GpuSoftmax, ShortRowsShareWorkgroups) {
   expect_rows_like_cpu(1001, 129, 1e-7, 1e-4, "short-row");
+  expect_rows_like_cpu(1001, 33, 1e-7, 1e-4, "subgroup-row");
 }
 
 // Few rows of at least 2 * 8192 elements are split over several workgroups
@@ -227,9 +232,10 @@ TEST_F(GpuSoftmax, SpecialValuesAcrossTheParts) {
 // Rows of up to 256 * 16 elements are read once, 16 elements in each
 // thread's registers (softmax.comp's cached_stats), longer ones twice: the
 // special values in other threads' elements than the winner's, on both
-// sides of that limit.
+// sides of that limit, and in rows of 40 (8 threads, combined by subgroup
+// shuffles where the device has them).
 TEST_F(GpuSoftmax, SpecialValuesInRowsReadOnceOrTwice) {
-  for (int len : {1000, 4096, 4097}) {
+  for (int len : {40, 1000, 4096, 4097}) {
     expect_special_rows_like_cpu(len, len / 3, len / 2 + 1, fmt::format("len {}", len));
   }
 }

@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "backend/common/buffers.h"
+#include "backend/vulkan/device.h"
 #include "backend/vulkan/encoder.h"
 #include "backend/vulkan/lines.h"
 #include "backend/vulkan/shaders/params/softmax_split.h"
@@ -26,6 +27,11 @@ using SplitKernel = vulkan::Kernel<params::SoftmaxSplitParams, params::SoftmaxSp
 constexpr int64_t kTargetWorkgroups = 1024;
 // Below this many elements a part is not worth a second dispatch.
 constexpr int64_t kMinPartLen = 8192;
+
+// Elements per thread of a short line (within softmax.comp's registers,
+// params::kSoftmaxCachedPerThread).
+constexpr int64_t kElementsPerThread = 8;
+static_assert(kElementsPerThread <= params::kSoftmaxCachedPerThread);
 
 // softmax_split.comp's finish reads a line's part stats one per thread.
 static_assert(params::kSoftmaxSplitMaxParts <= params::kSoftmaxMaxThreads);
@@ -57,9 +63,18 @@ void split_rows(vulkan::Encoder& encoder, const array& in, array& out, uint32_t 
                    vulkan::Grid::workgroups(op == params::kSoftmax ? workgroups : l.lines.rows));
 }
 
+// Whether the device's subgroups shuffle (softmax_shuffle_<t>'s need).
+bool has_subgroup_shuffle() {
+  static const bool has = static_cast<bool>(vulkan::Device::get().features().subgroup_operations &
+                                            vk::SubgroupFeatureFlagBits::eShuffle);
+  return has;
+}
+
 void last_axis_gpu(const Stream& s, const array& in, array& out, uint32_t op) {
-  static const vulkan::KernelsByDtype<vulkan::Kernel<params::SoftmaxParams, params::SoftmaxSpec>>
-      kernels("softmax_{}");
+  using Kernels =
+      vulkan::KernelsByDtype<vulkan::Kernel<params::SoftmaxParams, params::SoftmaxSpec>>;
+  static const Kernels plain("softmax_{}"), shuffle("softmax_shuffle_{}");
+  const Kernels& kernels = has_subgroup_shuffle() ? shuffle : plain;
   common::allocate(out);
   if (in.size() == 0) return;
   vulkan::ShapeBlock shapes;
@@ -67,12 +82,14 @@ void last_axis_gpu(const Stream& s, const array& in, array& out, uint32_t op) {
   if (const int64_t parts = parts_per_row(layout.lines); parts > 1) {
     return split_rows(vulkan::encoder(s), in, out, op, layout, shapes, parts);
   }
-  // About 4 elements per thread, so a short line does not keep 256 threads
-  // mostly idle: a power of two of them per line, the rest of the 256 on
-  // the next lines.
-  const auto row_threads = static_cast<uint32_t>(
-      std::clamp<uint64_t>(std::bit_ceil(static_cast<uint64_t>((layout.lines.len + 3) / 4)), 1,
-                           params::kSoftmaxMaxThreads));
+  // About kElementsPerThread elements per thread, so a short line does not
+  // keep 256 threads mostly idle: a power of two of them per line, the rest
+  // of the 256 on the next lines (fewer threads per line also mean fewer
+  // steps of the shared-memory combine).
+  const auto row_threads = static_cast<uint32_t>(std::clamp<uint64_t>(
+      std::bit_ceil(
+          static_cast<uint64_t>((layout.lines.len + kElementsPerThread - 1) / kElementsPerThread)),
+      1, params::kSoftmaxMaxThreads));
   const int64_t rows_per_workgroup = params::kSoftmaxMaxThreads / row_threads;
   const params::SoftmaxSpec spec{.workgroup_size = params::kSoftmaxMaxThreads,
                                  .OP = op,

@@ -1,5 +1,15 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+// SUBGROUP_SHUFFLE 1 (the softmax_shuffle_<t> variants, for devices with
+// subgroup shuffles): softmax_stats.glsl combines a line that fits a
+// subgroup by shuffles instead of through shared memory.
+#ifndef SUBGROUP_SHUFFLE
+#define SUBGROUP_SHUFFLE 0
+#endif
+#if SUBGROUP_SHUFFLE
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 // Softmax (kSoftmax) and LogSumExp (kLogSumExp) over the last axis:
 // ROW_THREADS threads per line (params/softmax.h; a power of two of at most
 // kSoftmaxMaxThreads, several short lines to a workgroup) gather the line's
@@ -26,20 +36,26 @@ layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 const uint kCached = kSoftmaxCachedPerThread;
 
 // Loads a thread's elements lane, lane + ROW_THREADS, ... of a line into v
-// (-inf past its end, which changes no statistic) and returns their stats:
-// their max, then the sum of exp(x - max), one exp per element instead of
-// add_element's two. The special values come out as in add_element: NaN
-// makes both NaN, +inf makes the sum NaN, and a max of -inf a sum of 0.
+// and returns their stats: their max, then the sum of exp(x - max), one exp
+// per element instead of add_element's two. The special values come out as
+// in add_element: NaN makes both NaN, +inf makes the sum NaN, and a max of
+// -inf a sum of 0. Every load is issued before the first use (slots past
+// the line's end hold -inf, which changes no max); the exps stop at the
+// line's last slot, a branch every thread of the line takes alike
+// (ROW_THREADS * i >= len), so a short line pays for its own elements only.
 Stats cached_stats(out float v[kCached], uint lane, uint len, uint base, uint stride) {
-  float m = minus_inf();
-  for (uint i = 0u; i < kCached; ++i) {
+  [[unroll]] for (uint i = 0u; i < kCached; ++i) {
     const uint j = lane + i * ROW_THREADS;
     v[i] = j < len ? load_in(in0[base + j * stride]) : minus_inf();
-    m = max_nan(m, v[i]);
   }
+  float m = minus_inf();
+  [[unroll]] for (uint i = 0u; i < kCached; ++i) m = max_nan(m, v[i]);
   if (m == minus_inf()) return no_stats();
   float s = 0.0;
-  for (uint i = 0u; i < kCached; ++i) s += exp(v[i] - m);
+  [[unroll]] for (uint i = 0u; i < kCached; ++i) {
+    if (i * ROW_THREADS >= len) break;
+    if (lane + i * ROW_THREADS < len) s += exp(v[i] - m);
+  }
   return Stats(m, s);
 }
 
@@ -76,7 +92,8 @@ void main() {
     const float inv = 1.0 / st.s;
     const uint out_base = uint(row) * len;
     if (cached) {
-      for (uint i = 0u; i < kCached; ++i) {
+      [[unroll]] for (uint i = 0u; i < kCached; ++i) {
+        if (i * ROW_THREADS >= len) break;
         const uint j = lane + i * ROW_THREADS;
         if (j < len) out0[out_base + j] = store_out(softmax_of(v[i], st, inv));
       }

@@ -38,7 +38,21 @@ shared float shared_s[kSoftmaxMaxThreads];
 // The combination of v over each segment of `segment` consecutive threads
 // (a power of two dividing the workgroup), returned to the segment's
 // threads. Every thread of the workgroup must call it (it holds barriers).
+// Variants compiled with SUBGROUP_SHUFFLE (for devices with subgroup
+// shuffles) combine a segment that fits a subgroup by shuffles.
 Stats segment_stats(Stats v, uint segment) {
+#if defined(SUBGROUP_SHUFFLE) && SUBGROUP_SHUFFLE
+  // A segment within one subgroup (local invocation t is lane t % size of
+  // subgroup t / size, as every driver lays out a one-dimensional
+  // workgroup): a butterfly of shuffles, no shared memory and no barriers.
+  // Every lane ends with the same combination (combine is commutative).
+  if (segment <= gl_SubgroupSize) {
+    for (uint half_ = segment / 2u; half_ > 0u; half_ >>= 1u) {
+      v = combine(v, Stats(subgroupShuffleXor(v.m, half_), subgroupShuffleXor(v.s, half_)));
+    }
+    return v;
+  }
+#endif
   const uint t = gl_LocalInvocationID.x;
   const uint lane = t % segment;
   shared_m[t] = v.m;
