@@ -18,6 +18,10 @@
 //   BM_DequantMatvec  examples::dequant_matvec, x (1, 4096), w 4096 x 4096
 //                     in 4 bits, groups of 64 (PyTorch's side: a float16
 //                     matvec of the same size)
+//   BM_SimdgroupMatmul  examples::simdgroup_matmul, float16 n x n @ n x n
+//                     (n 4096, small 256) on simdgroup matrices, float16
+//                     result (PyTorch's side: its float16 matmul); counter
+//                     TFLOPS
 // The first (untimed) call of an autotuned example tunes it; the choice is
 // kept in the kernel cache's directory.
 #include <benchmark/benchmark.h>
@@ -30,6 +34,7 @@
 #include "examples/kernels/rmsnorm.h"
 #include "examples/kernels/rope.h"
 #include "examples/kernels/silu.h"
+#include "examples/kernels/simdgroup_matmul.h"
 #include "examples/kernels/softmax.h"
 #include "gpu_bench.h"
 
@@ -45,10 +50,11 @@ struct Sizes {
   int kv_heads_gqa;               // attention's GQA case
   int window;                     // attention's sliding window
   int matvec_n, matvec_k, group;  // dequant matvec
+  int matmul_n;                   // simdgroup matmul (float16 whatever dtype says)
 };
 
-const Sizes kLlm{float16, 4096, 4096, 32, 1024, 128, 8, 256, 4096, 4096, 64};
-const Sizes kSmall{float32, 64, 1000, 4, 64, 64, 2, 16, 256, 512, 64};
+const Sizes kLlm{float16, 4096, 4096, 32, 1024, 128, 8, 256, 4096, 4096, 64, 4096};
+const Sizes kSmall{float32, 64, 1000, 4, 64, 64, 2, 16, 256, 512, 64, 256};
 
 array input(const Shape& shape, Dtype dtype) {
   array x = astype(random::normal(shape), dtype);
@@ -124,6 +130,15 @@ void BM_DequantMatvec(benchmark::State& state, const Sizes& s) {
       w.nbytes() + scales.nbytes() + biases.nbytes() + x.nbytes());
 }
 
+void BM_SimdgroupMatmul(benchmark::State& state, const Sizes& s) {
+  const int n = s.matmul_n;
+  array a = input({n, n}, float16), b = input({n, n}, float16);
+  run(
+      state, [&] { return examples::simdgroup_matmul(a, b, float16); }, 3 * a.nbytes());
+  state.counters["TFLOPS"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations() / 1e12, benchmark::Counter::kIsRate);
+}
+
 using examples::AttentionMask;
 
 #define KERNEL_EXAMPLE(...) \
@@ -151,5 +166,7 @@ KERNEL_EXAMPLE(BM_Attention, small_window, kSmall, AttentionMask::sliding_window
 KERNEL_EXAMPLE(BM_Attention, small_gqa, kSmall, AttentionMask::causal, true);
 KERNEL_EXAMPLE(BM_DequantMatvec, llm, kLlm);
 KERNEL_EXAMPLE(BM_DequantMatvec, small, kSmall);
+KERNEL_EXAMPLE(BM_SimdgroupMatmul, llm, kLlm);
+KERNEL_EXAMPLE(BM_SimdgroupMatmul, small, kSmall);
 
 }  // namespace

@@ -237,9 +237,10 @@ def medians(report):
 # bench_kernel_examples.cpp's shape sets.
 KERNEL_SIZES = {
     "llm": dict(dtype=torch.float16, tokens=4096, features=4096, heads=32, seq=1024,
-                head_dim=128, kv_heads_gqa=8, window=256, matvec_n=4096, matvec_k=4096),
+                head_dim=128, kv_heads_gqa=8, window=256, matvec_n=4096, matvec_k=4096,
+                matmul_n=4096),
     "small": dict(dtype=torch.float32, tokens=64, features=1000, heads=4, seq=64, head_dim=64,
-                  kv_heads_gqa=2, window=16, matvec_n=256, matvec_k=512),
+                  kv_heads_gqa=2, window=16, matvec_n=256, matvec_k=512, matmul_n=256),
 }
 
 
@@ -275,6 +276,9 @@ def kernel_example_torch_times(z, reps):
     band = (i[None, :] <= i[:, None]) & (i[None, :] + z["window"] > i[:, None])
     mv_x = randn(1, z["matvec_k"])
     mv_w = randn(z["matvec_n"], z["matvec_k"])
+    # The simdgroup matmul example is float16 in both shape sets.
+    mm_a = torch.randn(z["matmul_n"], z["matmul_n"], device="cuda", generator=gen).half()
+    mm_b = torch.randn(z["matmul_n"], z["matmul_n"], device="cuda", generator=gen).half()
     sdpa = F.scaled_dot_product_attention
 
     def gqa():
@@ -297,6 +301,7 @@ def kernel_example_torch_times(z, reps):
         "Attention/window": lambda: sdpa(q, k, v, attn_mask=band),
         "Attention/gqa": gqa,
         "DequantMatvec": lambda: mv_x @ mv_w.T,
+        "SimdgroupMatmul": lambda: mm_a @ mm_b,
     }
     if hasattr(F, "rms_norm"):
         funs["RmsNorm"] = lambda: F.rms_norm(x, (z["features"],), w, eps=1e-5)

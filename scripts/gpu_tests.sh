@@ -7,11 +7,13 @@
 #           .devpack/ through ../shared/device/pack.sh)
 #   there:  source .devpack/env.sh; bash .devpack/gpu_tests.sh run
 #           (prints the device's report, runs every program, one summary
-#           line each, and exits non-zero if any test failed)
+#           line each, then test_simdgroup_matrix again on the library's
+#           fallback (MLX_LITE_MATRIX_UNITS=0), and exits non-zero if any
+#           test failed or a program ran past 5 minutes)
 set -euo pipefail
 
-programs=(test_matmul_matrix_units test_gpu_linalg test_simdgroups test_custom_kernel
-          test_kernel_builder test_kernel_examples test_grid_sample_kernels)
+programs=(test_matmul_matrix_units test_simdgroup_matrix test_gpu_linalg test_simdgroups
+          test_custom_kernel test_kernel_builder test_kernel_examples test_grid_sample_kernels)
 
 case "${1:-}" in
   pack)
@@ -31,15 +33,25 @@ case "${1:-}" in
     bin="$(cd "$(dirname "$0")" && pwd)/bin"
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
     failed=0
-    for p in "${programs[@]}"; do
+    # PROGRAM [ENV=VALUE...]: runs it, prints one summary line (its log where it failed).
+    run_program() {
+      local p=$1 log status summary
+      shift
       log=$(mktemp)
-      if "$bin/$p" --gtest_brief=1 > "$log" 2>&1; then status=ok; else status=FAILED; failed=1; fi
+      if env "$@" timeout 300 "$bin/$p" --gtest_brief=1 > "$log" 2>&1; then
+        status=ok
+      else
+        status=FAILED
+        failed=1
+      fi
       grep '^device:' "$log" || true  # test_matmul_matrix_units prints the device's report
       summary=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ')
-      echo "$status $p: $summary"
+      echo "$status $p $*: $summary"
       [[ $status == ok ]] || cat "$log"
       rm -f "$log"
-    done
+    }
+    for p in "${programs[@]}"; do run_program "$p"; done
+    run_program test_simdgroup_matrix MLX_LITE_MATRIX_UNITS=0
     exit $failed
     ;;
   *)

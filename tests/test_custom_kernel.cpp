@@ -65,11 +65,6 @@ std::string message_of(const std::function<void()>& f) {
   return "";
 }
 
-#define EXPECT_CONTAINS(text, part)                          \
-  EXPECT_NE(std::string(text).find(part), std::string::npos) \
-      << "expected to find \"" << (part) << "\" in:\n"       \
-      << (text)
-
 #define EXPECT_NOT_CONTAINS(text, part)                      \
   EXPECT_EQ(std::string(text).find(part), std::string::npos) \
       << "expected not to find \"" << (part) << "\" in:\n"   \

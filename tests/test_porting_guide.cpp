@@ -183,6 +183,25 @@ TEST_F(PortingGuide, SimdFunctions) {
   expect_map(y, [](double) { return 1.0; });
 }
 
+// Metal's simdgroup_matrix: 16 x 16 tiles of float16, float32 accumulators.
+TEST_F(PortingGuide, SimdgroupMatrix) {
+  auto kernel = fast::vulkan_kernel("port_matrix", {"x"}, {"result"}, R"(
+    simdgroup_half16x16 a, b;
+    simdgroup_float16x16 c;
+    simdgroup_fill(c, 0.0);
+    simdgroup_load(a, x, 0, 16, false);
+    simdgroup_load(b, x, 0, 16, true);
+    simdgroup_multiply_accumulate(c, a, b, c);
+    simdgroup_store(c, result, 0, 16, false);
+  )");
+  // Integers: the products and sums are exact, on the matrix units or not.
+  array x = astype(reshape(remainder(arange(256), array(7)), {16, 16}), float16);
+  array got = kernel({x}, {{16, 16}}, {float32}, {32, 1, 1}, {32, 1, 1})[0];
+  const Device cpu(Device::cpu);
+  array x32 = astype(x, float32, cpu);
+  EXPECT_ALLCLOSE(got, matmul(x32, transpose(x32, cpu), cpu), 0.0, 0.0);
+}
+
 TEST_F(PortingGuide, ZeroDimensionalInput) {
   auto kernel = fast::vulkan_kernel("scale0d", {"x", "d"}, {"result"}, R"(
     uint i = thread_position_in_grid.x;

@@ -274,3 +274,9 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 }  // namespace test_util
+
+// That `text` (a message) contains `part`, printing the whole text where not.
+#define EXPECT_CONTAINS(text, part)                          \
+  EXPECT_NE(std::string(text).find(part), std::string::npos) \
+      << "expected to find \"" << (part) << "\" in:\n"       \
+      << (text)

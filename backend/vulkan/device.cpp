@@ -338,6 +338,7 @@ std::unordered_map<std::string, std::variant<std::string, size_t>> device_info()
       {"vulkan_memory_model", size_t{f.vulkan_memory_model}},
       {"cooperative_matrix", vulkan::describe_cooperative_matrix(f)},
       {"matmul_matrix_units", vulkan::describe_matmul_matrix_units(d)},
+      {"simdgroup_matrix", vulkan::describe_kernel_matrix_units(d)},
       {"timestamp_valid_bits", size_t{l.timestamp_valid_bits}},
   };
 }

@@ -12,7 +12,6 @@
 #include <mutex>
 #include <regex>
 #include <set>
-#include <spirv_cross.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -25,6 +24,7 @@
 #include "backend/vulkan/loop_cap.h"
 #include "backend/vulkan/metal_hints.h"
 #include "backend/vulkan/shared_memory.h"
+#include "backend/vulkan/spirv_interface.h"
 
 namespace fs = std::filesystem;
 
@@ -34,6 +34,7 @@ namespace {
 
 // Vulkan guarantees 32 push descriptors (maxPushDescriptors) on every device.
 constexpr uint32_t kMaxBindings = 32;
+constexpr uint32_t kCapabilityFloat16 = 9;  // spv::CapabilityFloat16
 
 struct Stats {
   std::atomic<size_t> compiled{0}, memory_hits{0}, disk_hits{0}, disk_damaged{0};
@@ -125,43 +126,24 @@ void check_shared_bytes(const std::string& kernel_name, uint64_t bytes, std::str
   }
 }
 
-// SPIRV-Cross's exceptions carry its message alone ("Currently no block to
-// insert opcode."): the kernel's name, what failed and the likely cause.
-template <typename F>
-auto reflecting(const std::string& kernel_name, F&& f) {
-  try {
-    return f();
-  } catch (const spirv_cross::CompilerError& e) {
-    throw std::runtime_error(fmt::format(
-        "[vulkan_kernel] Kernel '{}' compiled, but its SPIR-V could not be read back "
-        "(SPIRV-Cross: \"{}\"). SPIRV-Cross cannot read every extension's types: cooperative "
-        "matrices (GL_NV_cooperative_matrix, GL_KHR_cooperative_matrix) are not supported in "
-        "custom kernels yet (issue 17 adds them).",
-        kernel_name, e.what()));
-  }
-}
-
 // What the kernel asks of the device, from its SPIR-V.
 // Shared memory sized by the workgroup size is checked at each launch instead
 // (check_shared_memory).
 SharedMemoryUse check_against_device(const std::string& kernel_name,
                                      const std::vector<uint32_t>& spirv) {
-  spirv_cross::Compiler reflect(spirv);
+  const SpirvInterface interface = read_spirv_interface(spirv);
   const auto& device = Device::get();
   const SharedMemoryUse shared = shared_memory_use(kernel_name, spirv, {1, 1, 1});
   if (!shared.depends_on_threadgroup) check_shared_bytes(kernel_name, shared.bytes, "");
-  uint32_t bindings = 0;
-  for (const auto& buffer : reflect.get_shader_resources().storage_buffers) {
-    bindings = std::max(bindings, reflect.get_decoration(buffer.id, spv::DecorationBinding) + 1);
-  }
+  const uint32_t bindings = interface.bindings;
   if (bindings > kMaxBindings) {
     throw std::runtime_error(fmt::format(
         "[vulkan_kernel] Kernel '{}' has {} buffers (inputs, outputs and the metadata); at most "
         "{} can be bound.",
         kernel_name, bindings, kMaxBindings));
   }
-  for (auto capability : reflect.get_declared_capabilities()) {
-    if (capability == spv::CapabilityFloat16 && !device.float16()) {
+  for (auto capability : interface.capabilities) {
+    if (capability == kCapabilityFloat16 && !device.float16()) {
       throw std::runtime_error(fmt::format(
           "[vulkan_kernel] Kernel '{}' computes in float16_t, which this device ({}) cannot "
           "(no shaderFloat16): load float16 values into float.",
@@ -247,8 +229,7 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
     log::info("kernel '{}' compiled in {:.1f} ms", kernel_name, log::ms_since(start));
     if (!dir.empty()) write_kernel_entry(dir / (key + ".spv"), glsl, spirv);
   }
-  const SharedMemoryUse shared =
-      reflecting(kernel_name, [&] { return check_against_device(kernel_name, spirv); });
+  const SharedMemoryUse shared = check_against_device(kernel_name, spirv);
   check_loop_bounds(kernel_name, spirv);
   auto kernel = std::make_shared<const CompiledKernel>(kernel_name, std::move(spirv), shared,
                                                        required_subgroup_size);

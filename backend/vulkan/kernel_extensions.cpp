@@ -64,8 +64,10 @@ const std::vector<Need>& needs() {
 // Extensions this build's glslang cannot compile, with what to do instead.
 std::string_view unsupported(std::string_view name) {
   if (name == "GL_KHR_cooperative_matrix") {
-    return "this build's GLSL compiler (glslang 12) does not know it; use "
-           "GL_NV_cooperative_matrix where the device has VK_NV_cooperative_matrix";
+    return "this build's GLSL compiler (glslang 12) does not know it; use the simdgroup "
+           "matrices (simdgroup_half16x16, docs/custom_kernels.md \"Matrix units\"), which run "
+           "on any device's matrix units or without them, or GL_NV_cooperative_matrix where the "
+           "device has VK_NV_cooperative_matrix";
   }
   return "";
 }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/vulkan/kernel_matrix.h"
 #include "backend/vulkan/kernel_simd.h"
 #include "mlx_lite/primitives/fast.h"
 
@@ -32,6 +33,8 @@ struct KernelSourceRequest {
   bool float32_atomic_add = true;
   // How wide simdgroups are, and what the device's subgroups give.
   SimdTarget simd;
+  // Whether simdgroup matrices run on matrix units (kernel_matrix.h).
+  MatrixTarget matrix;
 };
 
 // Where the generated shader expects each argument of a call: the
@@ -63,6 +66,9 @@ struct GeneratedKernel {
   bool uses_barrier = false;
   // It calls threadgroup_* helpers, which take at most 1024 threads.
   bool uses_threadgroup_helpers = false;
+  // It uses simdgroup matrices, whose operations take whole simdgroups of 32
+  // threads: threadgroups of 32 n threads and grids of whole threadgroups.
+  bool uses_simdgroup_matrices = false;
 };
 
 // Throws std::invalid_argument when the kernel's name is not an identifier

@@ -46,6 +46,16 @@ bool matmul_on_matrix_units(const Device& d, Dtype t) {
   return t == float16 && why_not(d).empty();
 }
 
+bool kernel_matrix_units(const Device& d) {
+  return why_not(d).empty();
+}
+
+std::string describe_kernel_matrix_units(const Device& d) {
+  if (!why_not(d).empty()) return "fallback (" + why_not(d) + ")";
+  return "matrix units (VK_NV_cooperative_matrix, float16 16x16x16 fragments, float32 "
+         "accumulators)";
+}
+
 std::string describe_matmul_matrix_units(const Device& d) {
   if (!why_not(d).empty()) return "none (" + why_not(d) + ")";
   return "float16 (VK_NV_cooperative_matrix, 16x16x16 fragments, float32 accumulation)";

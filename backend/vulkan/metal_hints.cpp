@@ -12,6 +12,18 @@ namespace {
 
 constexpr std::string_view kGuide = " (docs/porting_metal_kernels.md)";
 
+constexpr std::string_view kSimdgroupMatrix =
+    "Metal's 8 x 8 simdgroup matrices are 16 x 16 tiles here: `simdgroup_half16x16` operands "
+    "(float16) and `simdgroup_float16x16` accumulators (float32), `simdgroup_load(m, buf, "
+    "element, stride, transpose)`, `simdgroup_multiply_accumulate(d, a, b, c)`, "
+    "`simdgroup_store(m, buf, element, stride, transpose)` (docs/custom_kernels.md, \"Matrix "
+    "units\")";
+constexpr std::string_view kMatrixMemory =
+    "a `simdgroup_half16x16` loads from and stores to float16 memory (a float16 buffer or a "
+    "`shared float16_t` array), a `simdgroup_float16x16` float32 memory, as on the matrix units: "
+    "convert values where you stage them in shared memory (docs/custom_kernels.md, \"Matrix "
+    "units\")";
+
 // Metal's words glslang does not know, and their GLSL form.
 const std::vector<std::pair<std::string_view, std::string_view>>& word_hints() {
   static const std::vector<std::pair<std::string_view, std::string_view>> hints = {
@@ -45,9 +57,9 @@ const std::vector<std::pair<std::string_view, std::string_view>>& word_hints() {
       {"as_type",
        "Metal's `as_type<uint>(f)` is `floatBitsToUint(f)` in GLSL (also uintBitsToFloat, "
        "floatBitsToInt, intBitsToFloat)"},
-      {"simdgroup_matrix",
-       "simdgroup matrices are not supported in custom kernels yet (issue 17 adds cooperative "
-       "matrices): tile through shared memory instead"},
+      {"mlx_matrix_check", kMatrixMemory},
+      {"mlx_matrix_value", kMatrixMemory},
+      {"simdgroup_matrix", kSimdgroupMatrix},
   };
   return hints;
 }
@@ -84,7 +96,19 @@ std::string metal_hint(std::string_view token, std::string_view message, std::st
   for (const auto& [word, text] : word_hints()) {
     if (token == word) hint = text;
   }
-  if (hint.empty() && token.starts_with("simdgroup_")) hint = word_hints().back().second;
+  // A tile loaded from or stored to memory of another dtype: the fallback
+  // cannot convert, the matrix units' load and store have no such overload.
+  const bool matrix_memory = (line.find("simdgroup_load") != std::string_view::npos ||
+                              line.find("simdgroup_store") != std::string_view::npos) &&
+                             (message.find("cannot convert") != std::string_view::npos ||
+                              message.find("no matching overloaded") != std::string_view::npos);
+  if (hint.empty() && matrix_memory) hint = kMatrixMemory;
+  // A Metal simdgroup type, or a simdgroup_ call of Metal's form (glslang
+  // names the macro in its message, not as the token).
+  if (hint.empty() &&
+      (token.starts_with("simdgroup_") || message.find("simdgroup_") != std::string_view::npos)) {
+    hint = kSimdgroupMatrix;
+  }
   if (hint.empty() && token == "::") hint = word_hints()[1].second;
   if (hint.empty()) hint = vector_hint(token);
   const bool nested = message.find("not allowed in nested scope") != std::string_view::npos;

@@ -102,6 +102,25 @@ void check_barrier(const std::string& kernel, const vulkan::CustomKernelVariant&
   }
 }
 
+// Simdgroup matrices are operations of whole simdgroups (a subgroup's
+// cooperative matrices on matrix units): every simdgroup of 32 threads must
+// be complete and reach them.
+void check_simdgroup_matrices(const std::string& kernel, const vulkan::CustomKernelVariant& variant,
+                              const std::array<uint32_t, 3>& grid,
+                              const std::array<uint32_t, 3>& group) {
+  if (!variant.generated.uses_simdgroup_matrices) return;
+  const uint64_t threads = uint64_t{group[0]} * group[1] * group[2];
+  const bool whole_groups =
+      grid[0] % group[0] == 0 && grid[1] % group[1] == 0 && grid[2] % group[2] == 0;
+  if (threads % 32 != 0 || !whole_groups) {
+    throw std::invalid_argument(fmt::format(
+        "[vulkan_kernel] Kernel '{}' uses simdgroup matrices, which whole simdgroups of 32 "
+        "threads operate on together: its threadgroup ({}, {}, {}) must have a multiple of 32 "
+        "threads (it has {}) and its grid ({}, {}, {}) must be a multiple of the threadgroup.",
+        kernel, group[0], group[1], group[2], threads, grid[0], grid[1], grid[2]));
+  }
+}
+
 }  // namespace
 
 CustomKernelFunction vulkan_kernel(const std::string& name,
@@ -145,6 +164,7 @@ std::vector<array> CustomKernelFunction::operator()(
   auto variant = kernel_->variant(inputs, output_dtypes, template_args, verbose);
   vulkan::check_shared_memory(k.name, *variant->compiled, group_dims);
   check_barrier(k.name, *variant, grid_dims, group_dims);
+  check_simdgroup_matrices(k.name, *variant, grid_dims, group_dims);
   auto primitive = std::make_shared<CustomKernel>(
       stream, k.name, std::move(variant),
       CustomKernel::Launch{grid_dims, group_dims, init_value, k.ensure_row_contiguous});

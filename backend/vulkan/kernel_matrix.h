@@ -1,0 +1,42 @@
+// Simdgroup matrices in a custom kernel's GLSL, in the spirit of Metal's
+// simdgroup_matrix: 16 x 16 tiles that a simdgroup loads, multiplies and
+// stores together. On a device with matrix units they are the device's
+// cooperative matrices (VK_NV_cooperative_matrix: float16 operands, float32
+// accumulators, subgroup scope); elsewhere the library's fallback, in which
+// every thread computes its own 2 x 4 block of a product with no exchange
+// between threads, so it is right on any subgroup size. Pure text work:
+// docs/custom_kernels.md ("Matrix units") states the contract.
+#pragma once
+
+#include <absl/container/flat_hash_set.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mlx_lite::vulkan {
+
+struct MatrixTarget {
+  // The device's cooperative matrices (matrix_units.h decides); else the fallback.
+  bool matrix_units = false;
+  // float16_t arithmetic (shaderFloat16): the fallback then stores float16
+  // tiles and checks that they load from float16 memory, as the matrix units do.
+  bool float16 = false;
+  // Simdgroups are the pipeline's 32-wide subgroups (a thread's lane is
+  // gl_SubgroupInvocationID); else emulated, by thread_index_in_threadgroup.
+  bool subgroups32 = true;
+};
+
+// The names this layer defines for the source (types and functions).
+const std::vector<std::string_view>& simdgroup_matrix_names();
+
+// Whether the source (its identifiers) uses simdgroup matrices.
+bool uses_simdgroup_matrices(const absl::flat_hash_set<std::string_view>& used);
+
+// The #extension lines the matrices need ("" for the fallback).
+std::string simdgroup_matrix_extensions(const MatrixTarget& target);
+
+// The types, functions and macros.
+std::string simdgroup_matrix_helpers(const MatrixTarget& target);
+
+}  // namespace mlx_lite::vulkan
