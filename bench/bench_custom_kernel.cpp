@@ -10,6 +10,13 @@
 // - WarmCache: the exp kernel's first call in this process; its counters say
 //   what the cache did (run the program twice with one MLX_LITE_KERNEL_CACHE
 //   directory: the second run compiles nothing).
+// - SimdgroupMatrixRate/<steps>: the multiply-add rate of simdgroup matrices
+//   with nothing else in the way: each simdgroup loads two float16 tiles once
+//   and runs <steps> rounds of 4 independent multiply-adds into 4
+//   accumulators, then stores them (counter TFLOPS). The device's matrix
+//   units, or the library's fallback with MLX_LITE_MATRIX_UNITS=0 (and on
+//   devices without them): what a kernel's tiles can reach, where the guide's
+//   matmul example (bench_kernel_examples) is bound by its staging.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -92,6 +99,40 @@ void BM_CustomKernelWarmCache(benchmark::State& state) {
 
 }  // namespace
 
+const char* kMatrixRateSource = R"(
+  simdgroup_half16x16 x, y;
+  simdgroup_load(x, a, 0, 16, false);
+  simdgroup_load(y, a, 256, 16, false);
+  simdgroup_float16x16 acc[4];
+  for (uint i = 0u; i < 4u; ++i) simdgroup_fill(acc[i], 0.0);
+  for (int s = 0; s < STEPS; ++s) {
+    simdgroup_multiply_accumulate(acc[0], x, y, acc[0]);
+    simdgroup_multiply_accumulate(acc[1], y, x, acc[1]);
+    simdgroup_multiply_accumulate(acc[2], x, x, acc[2]);
+    simdgroup_multiply_accumulate(acc[3], y, y, acc[3]);
+  }
+  uint sg = threadgroup_position_in_grid.x * simdgroups_per_threadgroup +
+            simdgroup_index_in_threadgroup;
+  for (uint i = 0u; i < 4u; ++i) simdgroup_store(acc[i], out, (sg * 4u + i) * 256u, 16u, false);
+)";
+
+void BM_SimdgroupMatrixRate(benchmark::State& state) {
+  const int steps = static_cast<int>(state.range(0));
+  constexpr int kGroups = 132 * 16, kThreads = 256, kSimdgroups = kGroups * kThreads / 32;
+  auto kernel = fast::vulkan_kernel("simdgroup_matrix_rate", {"a"}, {"out"}, kMatrixRateSource);
+  // Small values, so that the sums stay finite over many steps.
+  array a = astype(random::uniform(-0.01f, 0.01f, {512}, float32, std::nullopt, kGpu), float16);
+  eval(a);
+  bench::eval_loop(state, [&] {
+    return kernel({a}, {{kSimdgroups * 4 * 256}}, {float32}, {kGroups * kThreads, 1, 1},
+                  {kThreads, 1, 1}, {{"STEPS", steps}})[0];
+  });
+  state.counters["TFLOPS"] =
+      benchmark::Counter(2.0 * 16 * 16 * 16 * 4 * steps * kSimdgroups * state.iterations() / 1e12,
+                         benchmark::Counter::kIsRate);
+}
+
 BENCHMARK(BM_CustomKernelCallHost)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CustomKernelFirstCompile)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CustomKernelWarmCache)->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SimdgroupMatrixRate)->Arg(4)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
