@@ -196,6 +196,25 @@ TEST_F(SimdgroupMatrix, TilesOfAnotherDtypeThanTheMemoryDoNotCompile) {
   EXPECT_CONTAINS(metal_message, "16 x 16 tiles here");
 }
 
+// The matrix units take a tile's layout at compile time (SPIR-V requires a
+// constant, which glslang does not check): a run-time transpose is a compile
+// error on both paths, not invalid SPIR-V on one.
+TEST_F(SimdgroupMatrix, TransposeMustBeAConstant) {
+  auto kernel = fast::vulkan_kernel("mma_layout", {"a"}, {"out"}, R"(
+    simdgroup_half16x16 x;
+    simdgroup_load(x, a, 0, 16, FLIP);
+    simdgroup_load(x, a, 0, 16, a[0] > float16_t(0.0));
+    simdgroup_store(x, out, 0, 16, false);
+  )");
+  const std::string message = error_of<std::runtime_error>([&] {
+    kernel({ones({256}, float16)}, {{256}}, {float16}, {32, 1, 1}, {32, 1, 1}, {{"FLIP", true}});
+  });
+  EXPECT_CONTAINS(message, "source line 4");
+  EXPECT_EQ(message.find("source line 3"), std::string::npos)
+      << message;  // a template argument is constant
+  EXPECT_CONTAINS(message, "must be a constant");
+}
+
 TEST_F(SimdgroupMatrix, NativeSimdgroupsOfAnotherWidthAreRefused) {
   if (vulkan::Device::get().features().subgroup_size == 32) GTEST_SKIP() << "subgroups of 32";
   auto kernel = fast::vulkan_kernel("mma_native", {"a"}, {"out"}, R"(

@@ -13,7 +13,9 @@ constexpr std::string_view kMatrixUnitExtensions =
     "#extension GL_KHR_memory_scope_semantics : require\n";
 
 // On the matrix units the tiles are the device's own: the loads, stores and
-// the multiply-add are single instructions of the subgroup.
+// the multiply-add are single instructions of the subgroup. Their layout
+// (transpose) must be a constant in SPIR-V, which glslang does not check: an
+// array sized by it makes a run-time value a compile error, on both paths.
 constexpr std::string_view kMatrixUnits = R"(
 // Simdgroup matrices on the device's matrix units (VK_NV_cooperative_matrix;
 // docs/custom_kernels.md, "Matrix units").
@@ -21,10 +23,12 @@ constexpr std::string_view kMatrixUnits = R"(
 #define simdgroup_float16x16 fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 #define simdgroup_load(mlx_m, mlx_buf, mlx_at, mlx_stride, mlx_transpose) do { \
   bool mlx_same_dtype_ = mlx_matrix_check(mlx_m, mlx_buf[0]); \
+  bool mlx_transpose_is_constant_[(mlx_transpose) ? 1 : 1]; \
   coopMatLoadNV(mlx_m, mlx_buf, uint(mlx_at), uint(mlx_stride), mlx_transpose); \
 } while (false)
 #define simdgroup_store(mlx_m, mlx_buf, mlx_at, mlx_stride, mlx_transpose) do { \
   bool mlx_same_dtype_ = mlx_matrix_check(mlx_m, mlx_buf[0]); \
+  bool mlx_transpose_is_constant_[(mlx_transpose) ? 1 : 1]; \
   coopMatStoreNV(mlx_m, mlx_buf, uint(mlx_at), uint(mlx_stride), mlx_transpose); \
 } while (false)
 void simdgroup_multiply_accumulate(out simdgroup_float16x16 mlx_d, simdgroup_half16x16 mlx_a,
@@ -146,7 +150,8 @@ std::string fallback_functions(bool float16) {
 std::string fallback_macros(bool float16) {
   const std::string_view prologue =
       "  uint mlx_a_ = uint(mlx_at), mlx_s_ = uint(mlx_stride); bool mlx_t_ = (mlx_transpose); \\\n"
-      "  uint mlx_r_ = mlx_matrix_row(), mlx_c_ = mlx_matrix_col(); \\\n";
+      "  uint mlx_r_ = mlx_matrix_row(), mlx_c_ = mlx_matrix_col(); \\\n"
+      "  bool mlx_transpose_is_constant_[(mlx_transpose) ? 1 : 1]; \\\n";
   auto read = [](std::string_view i, std::string_view j) {
     return fmt::format("float(mlx_buf[mlx_matrix_at(mlx_a_, mlx_s_, mlx_t_, {}, {})])", i, j);
   };

@@ -96,13 +96,21 @@ std::string metal_hint(std::string_view token, std::string_view message, std::st
   for (const auto& [word, text] : word_hints()) {
     if (token == word) hint = text;
   }
-  // A tile loaded from or stored to memory of another dtype: the fallback
-  // cannot convert, the matrix units' load and store have no such overload.
-  const bool matrix_memory = (line.find("simdgroup_load") != std::string_view::npos ||
-                              line.find("simdgroup_store") != std::string_view::npos) &&
-                             (message.find("cannot convert") != std::string_view::npos ||
-                              message.find("no matching overloaded") != std::string_view::npos);
-  if (hint.empty() && matrix_memory) hint = kMatrixMemory;
+  // simdgroup_load/store calls: a tile and memory of different dtypes (the
+  // fallback cannot convert, the matrix units' calls have no such overload),
+  // or a transpose that is not a constant (an array sized by it).
+  constexpr auto npos = std::string_view::npos;
+  const bool matrix_call =
+      line.find("simdgroup_load") != npos || line.find("simdgroup_store") != npos;
+  const bool other_dtype =
+      message.find("cannot convert") != npos || message.find("no matching overloaded") != npos;
+  if (hint.empty() && matrix_call && other_dtype) hint = kMatrixMemory;
+  if (hint.empty() && matrix_call && message.find("array size must be a constant") != npos) {
+    hint =
+        "the `transpose` argument of simdgroup_load and simdgroup_store must be a constant "
+        "(`true` or `false`, or a template argument): the matrix units take a tile's layout "
+        "when the kernel compiles";
+  }
   // A Metal simdgroup type, or a simdgroup_ call of Metal's form (glslang
   // names the macro in its message, not as the token).
   if (hint.empty() &&
