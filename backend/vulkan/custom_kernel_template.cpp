@@ -100,13 +100,11 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
                               .template_args = {template_args.begin(), template_args.end()},
                               .float32_atomic_add = float_atomics,
                               .simd = simd_target(source_.native_simdgroups),
-                              .matrix = {.matrix_units = kernel_matrix_units(Device::get()),
-                                         .float16 = Device::get().float16()}};
+                              .matrix_units = kernel_matrix_units(Device::get())};
   for (const auto& in : inputs) {
     request.input_dtypes.push_back(in.dtype());
     request.input_ndims.push_back(in.ndim());
   }
-  request.matrix.subgroups32 = request.simd.subgroups32;
   auto v = std::make_shared<CustomKernelVariant>();
   v->generated = generate_kernel_source(request);
   if (verbose) print_glsl(v->generated.glsl);

@@ -194,19 +194,19 @@ bool uses_simdgroup_matrices(const absl::flat_hash_set<std::string_view>& used) 
                              [&](std::string_view n) { return used.contains(n); });
 }
 
-std::string simdgroup_matrix_extensions(const MatrixTarget& target) {
-  return target.matrix_units ? std::string(kMatrixUnitExtensions) : "";
+std::string simdgroup_matrix_extensions(bool matrix_units) {
+  return matrix_units ? std::string(kMatrixUnitExtensions) : "";
 }
 
-std::string simdgroup_matrix_helpers(const MatrixTarget& target) {
-  if (target.matrix_units) return std::string(kMatrixUnits) + dtype_checks();
+std::string simdgroup_matrix_helpers(bool matrix_units, const SimdTarget& simd) {
+  if (matrix_units) return std::string(kMatrixUnits) + dtype_checks();
   // The lane as the simd layer numbers it (kernel_simd.cpp), so that the
   // 32 threads of a simdgroup own the 32 blocks of a tile.
-  const std::string lane = fmt::format(
-      "#define MLX_MATRIX_LANE {}\n",
-      target.subgroups32 ? "gl_SubgroupInvocationID" : "(gl_LocalInvocationIndex & 31u)");
-  return lane + std::string(kFallbackBase) + (target.float16 ? dtype_checks() : "") +
-         fallback_functions(target.float16) + fallback_macros(target.float16);
+  const std::string lane =
+      fmt::format("#define MLX_MATRIX_LANE {}\n",
+                  simd.subgroups32 ? "gl_SubgroupInvocationID" : "(gl_LocalInvocationIndex & 31u)");
+  return lane + std::string(kFallbackBase) + (simd.float16 ? dtype_checks() : "") +
+         fallback_functions(simd.float16) + fallback_macros(simd.float16);
 }
 
 }  // namespace mlx_lite::vulkan

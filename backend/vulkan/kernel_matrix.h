@@ -14,18 +14,9 @@
 #include <string_view>
 #include <vector>
 
-namespace mlx_lite::vulkan {
+#include "backend/vulkan/kernel_simd.h"
 
-struct MatrixTarget {
-  // The device's cooperative matrices (matrix_units.h decides); else the fallback.
-  bool matrix_units = false;
-  // float16_t arithmetic (shaderFloat16): the fallback then stores float16
-  // tiles and checks that they load from float16 memory, as the matrix units do.
-  bool float16 = false;
-  // Simdgroups are the pipeline's 32-wide subgroups (a thread's lane is
-  // gl_SubgroupInvocationID); else emulated, by thread_index_in_threadgroup.
-  bool subgroups32 = true;
-};
+namespace mlx_lite::vulkan {
 
 // The names this layer defines for the source (types and functions).
 const std::vector<std::string_view>& simdgroup_matrix_names();
@@ -34,9 +25,14 @@ const std::vector<std::string_view>& simdgroup_matrix_names();
 bool uses_simdgroup_matrices(const absl::flat_hash_set<std::string_view>& used);
 
 // The #extension lines the matrices need ("" for the fallback).
-std::string simdgroup_matrix_extensions(const MatrixTarget& target);
+std::string simdgroup_matrix_extensions(bool matrix_units);
 
-// The types, functions and macros.
-std::string simdgroup_matrix_helpers(const MatrixTarget& target);
+// The types, functions and macros: on the device's cooperative matrices
+// where `matrix_units` (matrix_units.h decides), else the fallback, which
+// takes from `simd` how a thread's lane is numbered (the subgroup's where
+// simdgroups are 32-wide subgroups, else thread_index_in_threadgroup) and
+// whether it may compute in float16 (then it stores float16 tiles and checks
+// tile and memory dtypes, as the matrix units do).
+std::string simdgroup_matrix_helpers(bool matrix_units, const SimdTarget& simd);
 
 }  // namespace mlx_lite::vulkan

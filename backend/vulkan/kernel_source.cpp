@@ -470,7 +470,7 @@ std::string prologue(const KernelSourceRequest& r,
        "#extension GL_KHR_shader_subgroup_shuffle : require\n"
        "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n";
   if (float_atomics(r)) s += "#extension GL_EXT_shader_atomic_float : require\n";
-  if (uses_simdgroup_matrices(used)) s += simdgroup_matrix_extensions(r.matrix);
+  if (uses_simdgroup_matrices(used)) s += simdgroup_matrix_extensions(r.matrix_units);
   s += fmt::format(
       "\n// The workgroup size (threadgroup) and whether the host folded the grid.\n"
       "layout(local_size_x_id = {}, local_size_y_id = {}, local_size_z_id = {}) in;\n"
@@ -689,7 +689,7 @@ std::string helpers(const KernelSourceRequest& r, const absl::flat_hash_set<std:
   std::string s = std::string(kLocate) + "\n// Helpers with MLX's names.\n";
   s += kHelpers;
   s += simd_helpers(r.simd, used);
-  if (uses_simdgroup_matrices(used)) s += simdgroup_matrix_helpers(r.matrix);
+  if (uses_simdgroup_matrices(used)) s += simdgroup_matrix_helpers(r.matrix_units, r.simd);
   std::set<int> ranks;
   for (const auto& b : interface.blocks) ranks.insert(std::max(r.input_ndims[b.input], 1));
   for (int n : ranks) {

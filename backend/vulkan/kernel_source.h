@@ -33,8 +33,8 @@ struct KernelSourceRequest {
   bool float32_atomic_add = true;
   // How wide simdgroups are, and what the device's subgroups give.
   SimdTarget simd;
-  // Whether simdgroup matrices run on matrix units (kernel_matrix.h).
-  MatrixTarget matrix;
+  // Simdgroup matrices run on the device's matrix units (kernel_matrix.h).
+  bool matrix_units = false;
 };
 
 // Where the generated shader expects each argument of a call: the

@@ -80,18 +80,20 @@ void check_template_args(const std::string& kernel,
 // A kernel that calls a barrier, or threadgroup_* helpers (which contain
 // barriers), which every thread of a workgroup must reach, needs a grid of
 // whole workgroups; threadgroup_* take at most 32 simdgroups.
+bool whole_threadgroups(const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& group) {
+  return grid[0] % group[0] == 0 && grid[1] % group[1] == 0 && grid[2] % group[2] == 0;
+}
+
 void check_barrier(const std::string& kernel, const vulkan::CustomKernelVariant& variant,
                    const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& group) {
   if (!variant.generated.uses_barrier) return;
-  for (int i = 0; i < 3; ++i) {
-    if (grid[i] % group[i] != 0) {
-      throw std::invalid_argument(fmt::format(
-          "[vulkan_kernel] Kernel '{}' calls a barrier (threadgroup_barrier, or a threadgroup_* "
-          "helper), which every thread of a threadgroup must reach, so its grid ({}, {}, {}) "
-          "must be a multiple of its threadgroup ({}, {}, {}). Round the grid up and let the "
-          "extra threads skip their loads and stores.",
-          kernel, grid[0], grid[1], grid[2], group[0], group[1], group[2]));
-    }
+  if (!whole_threadgroups(grid, group)) {
+    throw std::invalid_argument(fmt::format(
+        "[vulkan_kernel] Kernel '{}' calls a barrier (threadgroup_barrier, or a threadgroup_* "
+        "helper), which every thread of a threadgroup must reach, so its grid ({}, {}, {}) "
+        "must be a multiple of its threadgroup ({}, {}, {}). Round the grid up and let the "
+        "extra threads skip their loads and stores.",
+        kernel, grid[0], grid[1], grid[2], group[0], group[1], group[2]));
   }
   const uint64_t threads = uint64_t{group[0]} * group[1] * group[2];
   if (variant.generated.uses_threadgroup_helpers && threads > 1024) {
@@ -110,9 +112,7 @@ void check_simdgroup_matrices(const std::string& kernel, const vulkan::CustomKer
                               const std::array<uint32_t, 3>& group) {
   if (!variant.generated.uses_simdgroup_matrices) return;
   const uint64_t threads = uint64_t{group[0]} * group[1] * group[2];
-  const bool whole_groups =
-      grid[0] % group[0] == 0 && grid[1] % group[1] == 0 && grid[2] % group[2] == 0;
-  if (threads % 32 != 0 || !whole_groups) {
+  if (threads % 32 != 0 || !whole_threadgroups(grid, group)) {
     throw std::invalid_argument(fmt::format(
         "[vulkan_kernel] Kernel '{}' uses simdgroup matrices, which whole simdgroups of 32 "
         "threads operate on together: its threadgroup ({}, {}, {}) must have a multiple of 32 "
