@@ -124,6 +124,22 @@ TEST_F(MatrixUnits, BatchesAndBroadcastBatchDims) {
                       "batch and matrix transposed");
 }
 
+TEST_F(MatrixUnits, LargeOutputsAndWholeTiles) {
+  // Sizes that are whole tiles with aligned runs load without edge checks
+  // (WHOLE_TILES), split K included. Large outputs are where an earlier
+  // wide tiling computed half of each tile, unseen until a test reached
+  // them: every element is compared.
+  if (!on_matrix_units()) {
+    GTEST_SKIP() << "no matrix units for float16: " << info("matmul_matrix_units");
+  }
+  expect_matmul_exact(small_integers({2048, 48}, 19), small_integers({48, 4096}, 20),
+                      "2048x4096x48");
+  array at = transpose(small_integers({2, 48, 1024}, 21), {0, 2, 1});
+  expect_matmul_exact(at, small_integers({48, 2048}, 22), "tn 2x1024x2048x48");
+  expect_matmul_close(test_values({128, 4096}, float16, 23, -1, 1),
+                      test_values({4096, 256}, float16, 24, -1, 1), "128x256x4096 split");
+}
+
 TEST_F(MatrixUnits, SplitKAndRounding) {
   // Few tiles over a long K: K is split across workgroups and the float32
   // partial products are summed by a second pass.

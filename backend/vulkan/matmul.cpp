@@ -40,14 +40,11 @@ const MatmulKernel& kernel(Dtype t, int tile, bool partials) {
   return tile == 8 ? tile8(t) : tile4(t);
 }
 
-// matmul_coop_float16[_f32]_<wide|narrow>: 128 x 256 or 128 x 128 tiles on
-// the matrix units, C in float16 or (partials) float32.
-const CoopKernel& coop_kernel(bool wide, bool partials) {
-  static const CoopKernel w("matmul_coop_float16_wide"), n("matmul_coop_float16_narrow");
-  static const CoopKernel f32_w("matmul_coop_float16_f32_wide"),
-      f32_n("matmul_coop_float16_f32_narrow");
-  if (partials) return wide ? f32_w : f32_n;
-  return wide ? w : n;
+// matmul_coop_float16[_f32]: 128 x 128 tiles on the matrix units, C in
+// float16 or (partials) float32.
+const CoopKernel& coop_kernel(bool partials) {
+  static const CoopKernel c("matmul_coop_float16"), f32("matmul_coop_float16_f32");
+  return partials ? f32 : c;
 }
 
 // The most K one workgroup walks. lavapipe stops an invocation after 65,535
@@ -163,14 +160,7 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   auto& encoder = vulkan::encoder(stream());
 
   if (vulkan::matmul_on_matrix_units(vulkan::Device::get(), a.dtype())) {
-    // Wide tiles halve the loads per product, where N fills them and they
-    // are enough to keep the GPU busy.
-    const int64_t tm = params::kMatmulCoopTileM;
-    const int64_t wide_tiles =
-        batches * ((M + tm - 1) / tm) *
-        ((N + params::kMatmulCoopTileNWide - 1) / params::kMatmulCoopTileNWide);
-    const bool wide = N > params::kMatmulCoopTileN && wide_tiles >= kBusyWorkgroups;
-    const int64_t tn = wide ? params::kMatmulCoopTileNWide : params::kMatmulCoopTileN;
+    const int64_t tm = params::kMatmulCoopTileM, tn = params::kMatmulCoopTileN;
     const int64_t tiles = batches * ((M + tm - 1) / tm) * ((N + tn - 1) / tn);
     // Matrix-unit devices have no loop cap to keep under: K is split only
     // to give an idle GPU more workgroups.
@@ -179,16 +169,22 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
     // the unit-strided dim where there is one.
     const Strides& as = st[0];
     const Strides& bs = st[1];
-    const params::MatmulCoopSpec spec{
-        .workgroup_size = params::kMatmulCoopThreads,
-        .A_K_FAST = a_k_fast,
-        .B_N_FAST = b_n_fast,
-        .A_VEC = a_k_fast ? runs_of_8_aligned(p.a_col_stride, p.a_row_stride, p.a_offset, as)
-                          : runs_of_8_aligned(p.a_row_stride, p.a_col_stride, p.a_offset, as),
-        .B_VEC = b_n_fast ? runs_of_8_aligned(p.b_col_stride, p.b_row_stride, p.b_offset, bs)
-                          : runs_of_8_aligned(p.b_row_stride, p.b_col_stride, p.b_offset, bs)};
-    dispatch_tiles(encoder, coop_kernel(wide, false), coop_kernel(wide, true), spec, p, shapes, a,
-                   b, out, tiles, split);
+    const bool a_vec = a_k_fast ? runs_of_8_aligned(p.a_col_stride, p.a_row_stride, p.a_offset, as)
+                                : runs_of_8_aligned(p.a_row_stride, p.a_col_stride, p.a_offset, as);
+    const bool b_vec = b_n_fast ? runs_of_8_aligned(p.b_col_stride, p.b_row_stride, p.b_offset, bs)
+                                : runs_of_8_aligned(p.b_row_stride, p.b_col_stride, p.b_offset, bs);
+    // Every split of K is then a multiple of the step too (split_k's
+    // chunks are).
+    const bool whole_tiles =
+        a_vec && b_vec && M % tm == 0 && N % tn == 0 && K % params::kMatmulCoopStepK == 0;
+    const params::MatmulCoopSpec spec{.workgroup_size = params::kMatmulCoopThreads,
+                                      .A_K_FAST = a_k_fast,
+                                      .B_N_FAST = b_n_fast,
+                                      .A_VEC = a_vec,
+                                      .B_VEC = b_vec,
+                                      .WHOLE_TILES = whole_tiles};
+    dispatch_tiles(encoder, coop_kernel(false), coop_kernel(true), spec, p, shapes, a, b, out,
+                   tiles, split);
     return;
   }
 

@@ -9,11 +9,10 @@
 // for each batch matrix, C in OUT's dtype (float16, or float32 for a split
 // K's partial products, which matmul_partials.comp adds up).
 //
-// A workgroup computes one BM x BN tile of C (128 x 256 where WIDE, else
-// 128 x 128: params/matmul_coop.h) with 8 subgroups of 32, each a WM x WN
-// part of it (matmul_coop.cmake). K advances in steps of 16: the threads
-// load the next A and B panels from global memory into registers while the
-// subgroups multiply the current ones out of shared memory, then store them
+// A workgroup computes one BM x BN tile of C (128 x 128: params/
+// matmul_coop.h) with 8 subgroups of 32, each a WM x WN part of it (64 x
+// 32). K advances in steps of 16: the threads load the next A and B panels
+// from global memory into registers while the subgroups multiply the current ones out of shared memory, then store them
 // into the other half of a double buffer (one barrier per step).
 //
 // Panels keep the operand's layout in shared memory (A as m x k or k x m,
@@ -24,7 +23,8 @@
 // padded by 8 elements (16 bytes), so the 8 rows a fragment load reads at
 // once fall in distinct banks. Runs that are not aligned (A_VEC, B_VEC
 // false) or cross the matrix's edge load element by element; elements past
-// M, N or K are 0, so any size works.
+// M, N or K are 0, so any size works. Where every tile is whole and every
+// run aligned (WHOLE_TILES), the loads check nothing.
 //
 // The result leaves through shared memory, a 16 x 16 fragment at a time, so
 // that stores past M or N are skipped and C's dtype is rounded
@@ -43,10 +43,13 @@ layout(set = 0, binding = 2) readonly buffer B { IN_ELEM b_buf[]; };
 layout(set = 0, binding = 2) readonly buffer B8 { uvec4 b_vec[]; };
 layout(set = 0, binding = 3) writeonly buffer C { OUT_ELEM c_buf[]; };
 
-const uint BM = kMatmulCoopTileM, BN = WIDE == 1 ? kMatmulCoopTileNWide : kMatmulCoopTileN;
-const uint BK = kMatmulCoopStepK;
-const uint kThreads = kMatmulCoopThreads;
-const uint WARPS_N = BN / WN;  // (BM / WM) * WARPS_N is the 8 subgroups
+const uint BM = kMatmulCoopTileM, BN = kMatmulCoopTileN, BK = kMatmulCoopStepK;
+const uint WM = kMatmulCoopWarpM, WN = kMatmulCoopWarpN;
+const uint WARPS_N = BN / WN;
+const uint kThreads = (BM / WM) * WARPS_N * 32u;  // a subgroup per warp tile
+// The host launches kMatmulCoopThreads: a tiling whose warp tiles need
+// another count does not compile (an array of negative size).
+const int kThreadsMatchTheHost[kThreads == kMatmulCoopThreads ? 1 : -1] = int[](0);
 const uint FM = WM / 16u, FN = WN / 16u;  // fragments per subgroup
 // A panel in 16-byte vectors of 8 elements: BM x BK as rows along k (or
 // BK x BM along m), each padded by one vector. B's likewise.
@@ -61,9 +64,11 @@ shared uvec4 As[2u * A_PANEL];
 shared uvec4 Bs[2u * B_PANEL];
 
 // The epilogue's fragment: 16 x 16 floats per subgroup (plus a vector of
-// padding per row) in As, which the panels no longer need by then: 8 x 16 x
-// 5 = 640 vectors, within As's 2 x 384 (steps of 16, 128 rows).
+// padding per row) in As, which the panels no longer need by then (8
+// subgroups take 640 vectors, within As's 2 x 384 at steps of 16 and 128
+// rows; a tiling where they do not fit does not compile).
 const uint OUT_ROW = 5u;
+const int kScratchFitsInAs[(kThreads / 32u) * 16u * OUT_ROW <= 2u * A_PANEL ? 1 : -1] = int[](0);
 
 // The tile's place and the operands' layout, set once in main().
 uint M, N, K, m0, n0, a_base, b_base, ars, acs, brs, bcs;
@@ -76,7 +81,7 @@ uint pack2(uint lo, uint hi) { return lo | (hi << 16); }
 
 // 8 elements of A from (m, k) along k (k_fast) or along m, 0 past the edges.
 uvec4 load_a_run(uint m, uint k, bool k_fast) {
-  if (A_VEC && m < M && k < K && (k_fast ? k + 8u <= K : m + 8u <= M)) {
+  if (WHOLE_TILES || A_VEC && m < M && k < K && (k_fast ? k + 8u <= K : m + 8u <= M)) {
     return a_vec[(a_base + m * ars + k * acs) / 8u];
   }
   uint e[8];
@@ -88,7 +93,7 @@ uvec4 load_a_run(uint m, uint k, bool k_fast) {
 }
 
 uvec4 load_b_run(uint k, uint n, bool n_fast) {
-  if (B_VEC && k < K && n < N && (n_fast ? n + 8u <= N : k + 8u <= K)) {
+  if (WHOLE_TILES || B_VEC && k < K && n < N && (n_fast ? n + 8u <= N : k + 8u <= K)) {
     return b_vec[(b_base + k * brs + n * bcs) / 8u];
   }
   uint e[8];
@@ -106,17 +111,16 @@ uvec4 load_b_run(uint k, uint n, bool n_fast) {
 #define FRAGMENT fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define ACCUMULATOR fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 
-// This thread's runs of the next panels. Their k are relative to the step:
-// the caller advances a_base and b_base (and lowers K) a step at a time.
-void load_panels(out uvec4 a_next[A_RUNS], out uvec4 b_next[B_RUNS]) {
-  const uint t = gl_LocalInvocationIndex;
+// This thread's runs of the panels of step `step` (k from step * BK).
+void load_panels(uint step, out uvec4 a_next[A_RUNS], out uvec4 b_next[B_RUNS]) {
+  const uint t = gl_LocalInvocationIndex, k0 = step * BK;
   [[unroll]] for (uint i = 0u; i < A_RUNS; ++i) {
     const uvec2 a = run_coord(t + kThreads * i, A_K_FAST ? BK : BM);  // (m, k) or (k, m)
-    a_next[i] = A_K_FAST ? load_a_run(m0 + a.x, a.y, true) : load_a_run(m0 + a.y, a.x, false);
+    a_next[i] = A_K_FAST ? load_a_run(m0 + a.x, k0 + a.y, true) : load_a_run(m0 + a.y, k0 + a.x, false);
   }
   [[unroll]] for (uint i = 0u; i < B_RUNS; ++i) {
     const uvec2 b = run_coord(t + kThreads * i, B_N_FAST ? BN : BK);  // (k, n) or (n, k)
-    b_next[i] = B_N_FAST ? load_b_run(b.x, n0 + b.y, true) : load_b_run(b.y, n0 + b.x, false);
+    b_next[i] = B_N_FAST ? load_b_run(k0 + b.x, n0 + b.y, true) : load_b_run(k0 + b.y, n0 + b.x, false);
   }
 }
 
@@ -225,21 +229,15 @@ void main() {
   const uint wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN;
   ACCUMULATOR acc[FM * FN];
   [[unroll]] for (uint i = 0u; i < FM * FN; ++i) acc[i] = ACCUMULATOR(0.0);
-  uvec4 a_next[A_RUNS], b_next[B_RUNS];
-
   const uint steps = (K + BK - 1u) / BK;
-  load_panels(a_next, b_next);
+  uvec4 a_next[A_RUNS], b_next[B_RUNS];
+  load_panels(0u, a_next, b_next);
   store_panels(0u, a_next, b_next);
   barrier();
   for (uint s = 0u; s < steps; ++s) {
     const uint stage = s & 1u;
     const bool more = s + 1u < steps;
-    if (more) {
-      a_base += BK * acs;
-      b_base += BK * brs;
-      K -= BK;
-      load_panels(a_next, b_next);
-    }
+    if (more) load_panels(s + 1u, a_next, b_next);
     multiply_panels(stage, wm, wn, acc);
     if (more) store_panels(stage ^ 1u, a_next, b_next);
     barrier();  // the next stage is stored, and this one read by all
