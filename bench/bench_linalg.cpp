@@ -80,6 +80,7 @@ BENCHMARK(BM_Matmul)
     ->Args({4096, 1, 1})
     ->Args({4096, 1, 2})
     ->Args({8192, 1, 0})
+    ->Args({8192, 2, 0})
     ->Args({4096, 2, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -17,7 +17,9 @@
 #                          hints and shared-memory reading
 #                          (test_kernel_builder), and the simdgroup
 #                          matrices' text and launch checks
-#                          (test_simdgroup_matrix). Together they call into
+#                          (test_simdgroup_matrix), and the translation of
+#                          cooperative matrices into KHR ones
+#                          (test_khr_cooperative_matrix). Together they call into
 #                          every file in backend/. test_large_arrays (2 GiB arrays) is left
 #                          out: 143 s under ASan.
 #
@@ -40,7 +42,8 @@ if [[ ${1:-} != --ci ]]; then
 fi
 
 programs=(test_fuzz test_custom_kernel test_kernel_cache test_gpu_timing test_loop_cap
-          test_gpu_watchdog test_simdgroups test_kernel_builder test_simdgroup_matrix)
+          test_gpu_watchdog test_simdgroups test_kernel_builder test_simdgroup_matrix
+          test_khr_cooperative_matrix)
 build=build-asan-ci
 # -O1 -g1 as scripts/tsan.sh: a third of RelWithDebInfo's build time, and
 # reports keep file and line.

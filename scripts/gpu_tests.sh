@@ -8,8 +8,11 @@
 #   there:  source .devpack/env.sh; bash .devpack/gpu_tests.sh run
 #           (prints the device's report, runs every program, one summary
 #           line each, then test_simdgroup_matrix again on the library's
-#           fallback (MLX_LITE_MATRIX_UNITS=0), and exits non-zero if any
-#           test failed or a program ran past 5 minutes)
+#           fallback (MLX_LITE_MATRIX_UNITS=0), and the matrix-unit programs
+#           again on KHR cooperative matrices (MLX_LITE_MATRIX_UNITS=khr:
+#           float16 through the SPIR-V translation too, where the device
+#           offers both extensions), and exits non-zero if any test failed
+#           or a program ran past 5 minutes)
 set -euo pipefail
 
 programs=(test_matmul_matrix_units test_simdgroup_matrix test_gpu_linalg test_simdgroups
@@ -52,6 +55,9 @@ case "${1:-}" in
     }
     for p in "${programs[@]}"; do run_program "$p"; done
     run_program test_simdgroup_matrix MLX_LITE_MATRIX_UNITS=0
+    for p in test_matmul_matrix_units test_simdgroup_matrix test_kernel_examples test_gpu_linalg; do
+      run_program "$p" MLX_LITE_MATRIX_UNITS=khr
+    done
     exit $failed
     ;;
   *)

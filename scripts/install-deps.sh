@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libvulkan-dev glslang-tools glslang-dev libspirv-cross-c-shared-dev
   mesa-vulkan-drivers vulkan-validationlayers
+  spirv-tools curl xz-utils  # scripts/fetch_spirv_val.sh
 )
 
 missing=()

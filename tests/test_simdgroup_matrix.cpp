@@ -113,12 +113,31 @@ TEST_F(SimdgroupMatrix, FillMultiplyAndHalfTiles) {
   EXPECT_ALLCLOSE(out[3], full({16, 16}, 1.5f, float16, kCpu), 0.0, 0.0);
 }
 
+// A tile that is both factors of a product: a KHR cooperative-matrix type
+// has one use (A or B), so on devices whose matrices are KHR ones
+// (MLX_LITE_MATRIX_UNITS=khr on the H100) this kernel runs on the library's
+// fallback; the result is the same everywhere.
+TEST_F(SimdgroupMatrix, ATileThatIsBothFactors) {
+  auto kernel = fast::vulkan_kernel("mma_square", {"a"}, {"out"}, R"(
+    simdgroup_half16x16 x;
+    simdgroup_float16x16 z;
+    simdgroup_fill(z, 0.0);
+    simdgroup_load(x, a, 0, 16, false);
+    simdgroup_multiply_accumulate(z, x, x, z);
+    simdgroup_store(z, out, 0, 16, false);
+  )");
+  array a = small_integers({16, 16}, float16, 9);
+  auto out = kernel({a}, {{16, 16}}, {float32}, {32, 1, 1}, {32, 1, 1})[0];
+  EXPECT_ALLCLOSE(out, cpu_matmul(a, a), 0.0, 0.0);
+}
+
 // What the device info says is what the kernel compiles to.
 TEST_F(SimdgroupMatrix, DeviceInfoNamesTheImplementation) {
   const std::string how = info("simdgroup_matrix");
   const bool units = how.rfind("matrix units", 0) == 0;
   EXPECT_TRUE(units || how.rfind("fallback (", 0) == 0) << how;
-  if (!vulkan::Device::get().features().cooperative_matrix) {
+  const auto& features = vulkan::Device::get().features();
+  if (!features.cooperative_matrix && !features.khr_cooperative_matrix) {
     EXPECT_FALSE(units) << how;
   }
   auto kernel = fast::vulkan_kernel("mma_info", {"a"}, {"out"}, R"(

@@ -1,9 +1,12 @@
 #include "backend/vulkan/builtin_shaders.h"
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/node_hash_map.h>
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 // spirv_<name> arrays of every variant and MLX_LITE_SHADER_ENTRIES, generated.
 #include "builtin_shaders_table.inc"
@@ -16,6 +19,20 @@ std::span<const uint32_t> builtin_shader(std::string_view name) {
   auto it = table.find(name);
   if (it == table.end()) {
     throw std::invalid_argument("[gpu] No built-in shader named '" + std::string(name) + "'.");
+  }
+  return it->second;
+}
+
+std::span<const uint32_t> khr_builtin_shader(std::string_view name,
+                                             const KhrMatrixOptions& options) {
+  static std::mutex mutex;
+  static absl::node_hash_map<std::string, std::vector<uint32_t>> translated;  // stable values
+  const std::string key = std::string(name) + (options.bfloat16_operands ? "/bfloat16" : "");
+  std::lock_guard lock(mutex);
+  auto it = translated.find(key);
+  if (it == translated.end()) {
+    it = translated.emplace(key, translate_to_khr_cooperative_matrix(builtin_shader(name), options))
+             .first;
   }
   return it->second;
 }

@@ -9,6 +9,7 @@
 #include "backend/vulkan/custom_kernel.h"
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/kernel_extensions.h"
+#include "backend/vulkan/khr_cooperative_matrix.h"
 #include "backend/vulkan/loop_cap.h"
 #include "backend/vulkan/matrix_units.h"
 
@@ -108,8 +109,22 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
   auto v = std::make_shared<CustomKernelVariant>();
   v->generated = generate_kernel_source(request);
   if (verbose) print_glsl(v->generated.glsl);
-  v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source,
-                               required_subgroup_size(request.simd));
+  try {
+    v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source,
+                                 required_subgroup_size(request.simd));
+  } catch (const KhrTranslationError& e) {
+    // A simdgroup matrix that is two operands (the A of one product and the
+    // B of another) has no VK_KHR_cooperative_matrix type: the library's
+    // fallback computes the same result.
+    if (!v->generated.uses_simdgroup_matrices) throw;
+    log::info("kernel '{}' runs its simdgroup matrices on the fallback: {}", source_.name,
+              e.what());
+    request.matrix_units = false;
+    v->generated = generate_kernel_source(request);
+    if (verbose) print_glsl(v->generated.glsl);
+    v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source,
+                                 required_subgroup_size(request.simd));
+  }
   std::lock_guard lock(mutex_);
   return variants_.try_emplace(key, std::move(v)).first->second;
 }

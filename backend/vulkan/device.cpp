@@ -246,9 +246,9 @@ void Device::create_device() {
     throw std::runtime_error(
         fmt::format("[gpu] Vulkan device '{}' lacks what mlx_lite needs:{}.", name_, missing));
   }
-  features_ = read_device_features(physical_, extensions);
+  features_ = read_device_features(instance_, physical_, extensions);
   if (env_is("MLX_LITE_VULKAN_NO_FLOAT_ATOMICS", "1")) features_.float32_atomic_add = false;
-  const FeatureEnables enables(features_, extensions);
+  const FeatureEnables enables(features_, extensions, khr_matrices_requested());
 
   float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info({}, queue_family_, 1, &priority);
@@ -336,7 +336,10 @@ std::unordered_map<std::string, std::variant<std::string, size_t>> device_info()
       {"float32_atomic_min_max", size_t{f.float32_atomic_min_max}},
       {"float16_atomic_add", size_t{f.float16_atomic_add}},
       {"vulkan_memory_model", size_t{f.vulkan_memory_model}},
-      {"cooperative_matrix", vulkan::describe_cooperative_matrix(f)},
+      {"cooperative_matrix", vulkan::describe_cooperative_matrix(f.cooperative_matrix_shapes)},
+      {"khr_cooperative_matrix",
+       vulkan::describe_cooperative_matrix(f.khr_cooperative_matrix_shapes)},
+      {"bfloat16_cooperative_matrix", size_t{f.bfloat16_cooperative_matrix}},
       {"matmul_matrix_units", vulkan::describe_matmul_matrix_units(d)},
       {"simdgroup_matrix", vulkan::describe_kernel_matrix_units(d)},
       {"timestamp_valid_bits", size_t{l.timestamp_valid_bits}},

@@ -14,32 +14,13 @@ bool has(const std::vector<std::string>& extensions, const char* name) {
   return std::ranges::find(extensions, name) != extensions.end();
 }
 
-std::string component_name(vk::ComponentTypeNV t) {
-  switch (t) {
-    case vk::ComponentTypeNV::eFloat16:
-      return "float16";
-    case vk::ComponentTypeNV::eFloat32:
-      return "float32";
-    case vk::ComponentTypeNV::eFloat64:
-      return "float64";
-    case vk::ComponentTypeNV::eSint8:
-      return "int8";
-    case vk::ComponentTypeNV::eSint16:
-      return "int16";
-    case vk::ComponentTypeNV::eSint32:
-      return "int32";
-    case vk::ComponentTypeNV::eSint64:
-      return "int64";
-    case vk::ComponentTypeNV::eUint8:
-      return "uint8";
-    case vk::ComponentTypeNV::eUint16:
-      return "uint16";
-    case vk::ComponentTypeNV::eUint32:
-      return "uint32";
-    case vk::ComponentTypeNV::eUint64:
-      return "uint64";
-  }
-  return "unknown";
+// A VkComponentTypeKHR (VkComponentTypeNV's values are the same).
+std::string component_name(uint32_t t) {
+  static constexpr const char* kNames[] = {"float16", "float32", "float64", "int8",
+                                           "int16",   "int32",   "int64",   "uint8",
+                                           "uint16",  "uint32",  "uint64"};
+  if (t < std::size(kNames)) return kNames[t];
+  return t == kComponentTypeBfloat16Khr ? "bfloat16" : fmt::format("component type {}", t);
 }
 
 void read_subgroups(const vk::raii::PhysicalDevice& physical, bool size_control,
@@ -95,15 +76,50 @@ void read_cooperative_matrix(const vk::raii::PhysicalDevice& physical, DeviceFea
   if (!f.cooperative_matrix) return;
   for (const auto& p : physical.getCooperativeMatrixPropertiesNV()) {
     if (p.scope != vk::ScopeNV::eSubgroup) continue;
-    f.cooperative_matrix_shapes.push_back({p.MSize, p.NSize, p.KSize, component_name(p.AType),
-                                           component_name(p.BType), component_name(p.CType),
-                                           component_name(p.DType)});
+    auto name = [](vk::ComponentTypeNV t) { return component_name(static_cast<uint32_t>(t)); };
+    f.cooperative_matrix_shapes.push_back(
+        {p.MSize, p.NSize, p.KSize, name(p.AType), name(p.BType), name(p.CType), name(p.DType)});
+  }
+}
+
+// VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16 through the
+// structures of vulkan_khr_matrix.h (vulkan.hpp 1.3.239 has neither).
+void read_khr_cooperative_matrix(const vk::raii::Instance& instance,
+                                 const vk::raii::PhysicalDevice& physical, bool bfloat16,
+                                 DeviceFeatures& f) {
+  PhysicalDeviceCooperativeMatrixFeaturesKhrMlx matrix;
+  PhysicalDeviceShaderBfloat16FeaturesKhrMlx bf16;
+  if (bfloat16) matrix.pNext = &bf16;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features.pNext = &matrix;
+  physical.getDispatcher()->vkGetPhysicalDeviceFeatures2(*physical, &features);
+  f.khr_cooperative_matrix = matrix.cooperativeMatrix;
+  f.bfloat16_cooperative_matrix =
+      bfloat16 && bf16.shaderBFloat16Type && bf16.shaderBFloat16CooperativeMatrix;
+  const auto get = reinterpret_cast<GetCooperativeMatrixPropertiesKhrMlx>(
+      instance.getProcAddr("vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+  if (!f.khr_cooperative_matrix || get == nullptr) {
+    f.khr_cooperative_matrix = false;
+    return;
+  }
+  uint32_t count = 0;
+  if (get(*physical, &count, nullptr) != VK_SUCCESS) count = 0;
+  std::vector<CooperativeMatrixPropertiesKhrMlx> props(count);
+  if (count > 0 && get(*physical, &count, props.data()) != VK_SUCCESS) count = 0;
+  props.resize(count);
+  for (const auto& p : props) {
+    if (p.scope != kScopeSubgroupKhr || p.saturatingAccumulation) continue;
+    f.khr_cooperative_matrix_shapes.push_back({p.MSize, p.NSize, p.KSize, component_name(p.AType),
+                                               component_name(p.BType), component_name(p.CType),
+                                               component_name(p.ResultType)});
   }
 }
 
 }  // namespace
 
-DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical,
+DeviceFeatures read_device_features(const vk::raii::Instance& instance,
+                                    const vk::raii::PhysicalDevice& physical,
                                     const std::vector<std::string>& extensions) {
   DeviceFeatures f;
   read_subgroups(physical, has(extensions, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME), f);
@@ -121,11 +137,16 @@ DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical,
   if (has(extensions, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
     read_cooperative_matrix(physical, f);
   }
+  if (has(extensions, kKhrCooperativeMatrixExtension)) {
+    read_khr_cooperative_matrix(instance, physical, has(extensions, kKhrShaderBfloat16Extension),
+                                f);
+  }
   return f;
 }
 
 FeatureEnables::FeatureEnables(const DeviceFeatures& f,
-                               const std::vector<std::string>& device_extensions) {
+                               const std::vector<std::string>& device_extensions,
+                               bool khr_matrices) {
   auto& f10 = chain_.get<vk::PhysicalDeviceFeatures2>().features;
   f10.setShaderInt64(true).setShaderInt16(true).setShaderFloat64(f.float64);
   chain_.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess = true;
@@ -171,12 +192,28 @@ FeatureEnables::FeatureEnables(const DeviceFeatures& f,
   } else {
     chain_.unlink<vk::PhysicalDeviceCooperativeMatrixFeaturesNV>();
   }
+  if (khr_matrices && f.khr_cooperative_matrix && enable(kKhrCooperativeMatrixExtension)) {
+    khr_matrix_.cooperativeMatrix = VK_TRUE;
+    link_at_end(&khr_matrix_);
+  }
+  if (khr_matrices && f.khr_cooperative_matrix && f.bfloat16_cooperative_matrix &&
+      enable(kKhrShaderBfloat16Extension)) {
+    bfloat16_.shaderBFloat16Type = VK_TRUE;
+    bfloat16_.shaderBFloat16CooperativeMatrix = VK_TRUE;
+    link_at_end(&bfloat16_);
+  }
 }
 
-std::string describe_cooperative_matrix(const DeviceFeatures& f) {
-  if (f.cooperative_matrix_shapes.empty()) return "none";
+void FeatureEnables::link_at_end(void* structure) {
+  auto* s = reinterpret_cast<VkBaseOutStructure*>(&chain_.get<vk::PhysicalDeviceFeatures2>());
+  while (s->pNext != nullptr) s = s->pNext;
+  s->pNext = static_cast<VkBaseOutStructure*>(structure);
+}
+
+std::string describe_cooperative_matrix(const std::vector<CooperativeMatrixShape>& shapes) {
+  if (shapes.empty()) return "none";
   std::string s;
-  for (const auto& c : f.cooperative_matrix_shapes) {
+  for (const auto& c : shapes) {
     s += fmt::format("{}{}x{}x{} {}*{}+{}->{}", s.empty() ? "" : ", ", c.m, c.n, c.k, c.a, c.b, c.c,
                      c.result);
   }

@@ -10,10 +10,12 @@
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
+#include "backend/vulkan/vulkan_khr_matrix.h"
+
 namespace mlx_lite::vulkan {
 
-// One shape the device's matrix units multiply (VK_NV_cooperative_matrix):
-// an M x K A times a K x N B plus an M x N C.
+// One shape the device's matrix units multiply (VK_NV_cooperative_matrix or
+// VK_KHR_cooperative_matrix): an M x K A times a K x N B plus an M x N C.
 struct CooperativeMatrixShape {
   uint32_t m, n, k;
   std::string a, b, c, result;  // component types: "float16", "float32", "int8", ...
@@ -35,14 +37,19 @@ struct DeviceFeatures {
   bool vulkan_memory_model = false;  // with device scope (memoryBarrier() uses it)
   bool cooperative_matrix = false;   // VK_NV_cooperative_matrix
   std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;
+  bool khr_cooperative_matrix = false;                                // VK_KHR_cooperative_matrix
+  std::vector<CooperativeMatrixShape> khr_cooperative_matrix_shapes;  // of subgroup scope
+  // VK_KHR_shader_bfloat16's shaderBFloat16Type and shaderBFloat16CooperativeMatrix.
+  bool bfloat16_cooperative_matrix = false;
 
   // Whether the pipelines of 32-wide simdgroups run on 32-wide subgroups.
   bool subgroups32() const { return subgroup_size == 32 || require_subgroup_32; }
 };
 
-// What `physical`, whose device extensions are `extensions`, has. Never
-// throws for a missing optional feature.
-DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical,
+// What `physical` (of `instance`), whose device extensions are `extensions`,
+// has. Never throws for a missing optional feature.
+DeviceFeatures read_device_features(const vk::raii::Instance& instance,
+                                    const vk::raii::PhysicalDevice& physical,
                                     const std::vector<std::string>& extensions);
 
 // The structures that enable `f` at device creation (their pNext chain
@@ -51,7 +58,12 @@ DeviceFeatures read_device_features(const vk::raii::PhysicalDevice& physical,
 // shaderInt16, shaderInt8, 8- and 16-bit storage, timeline semaphores).
 class FeatureEnables {
  public:
-  FeatureEnables(const DeviceFeatures& f, const std::vector<std::string>& device_extensions);
+  // The KHR cooperative-matrix extensions are enabled only where
+  // `khr_matrices` (matrix_units.h: they are opt-in).
+  FeatureEnables(const DeviceFeatures& f, const std::vector<std::string>& device_extensions,
+                 bool khr_matrices);
+  FeatureEnables(const FeatureEnables&) = delete;  // the chain points into it
+  FeatureEnables& operator=(const FeatureEnables&) = delete;
   const vk::PhysicalDeviceFeatures2& chain() const {
     return chain_.get<vk::PhysicalDeviceFeatures2>();
   }
@@ -65,10 +77,16 @@ class FeatureEnables {
                      vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT,
                      vk::PhysicalDeviceCooperativeMatrixFeaturesNV>
       chain_;
+  // The KHR structures vulkan.hpp 1.3.239 does not know, linked at the
+  // chain's end where the device has the extensions.
+  PhysicalDeviceCooperativeMatrixFeaturesKhrMlx khr_matrix_;
+  PhysicalDeviceShaderBfloat16FeaturesKhrMlx bfloat16_;
   std::vector<const char*> extensions_;
+
+  void link_at_end(void* structure);
 };
 
-// A line per feature for gpu::device_info().
-std::string describe_cooperative_matrix(const DeviceFeatures& f);
+// For gpu::device_info(): the shapes `shapes` lists, "none" where empty.
+std::string describe_cooperative_matrix(const std::vector<CooperativeMatrixShape>& shapes);
 
 }  // namespace mlx_lite::vulkan

@@ -23,6 +23,14 @@ class Shader {
  public:
   // A built-in shader (backend/vulkan/shaders.cmake names the variants).
   explicit Shader(std::string name) : Shader(std::move(name), {}, false) {}
+  // A built-in shader's SPIR-V translated at run time (for
+  // VK_KHR_cooperative_matrix: khr_cooperative_matrix.h); `spirv` lives for
+  // the process, and so do its pipelines, as built-in ones'.
+  static Shader translated_builtin(std::string name, std::span<const uint32_t> spirv) {
+    Shader s(std::move(name), spirv, false);
+    s.translated_builtin_ = true;
+    return s;
+  }
   // A shader compiled at run time; `spirv` outlives it. Its binding 0 (the
   // shape block) is a storage buffer where `storage_shape_block`, else a
   // uniform buffer, as for every built-in shader. Its pipelines require
@@ -37,6 +45,7 @@ class Shader {
         id_(next_id()) {}
   Shader(const Shader&) = delete;
   Shader& operator=(const Shader&) = delete;
+  Shader(Shader&&) = default;  // the id moves with it (translated_builtin returns one)
 
   const std::string& name() const { return name_; }
   // Throws std::invalid_argument for a built-in name without a variant.
@@ -45,8 +54,9 @@ class Shader {
   }
   bool storage_shape_block() const { return storage_shape_block_; }
   uint32_t required_subgroup_size() const { return required_subgroup_size_; }
-  // Compiled at build time (else at run time, from a custom kernel).
-  bool builtin() const { return spirv_.empty(); }
+  // Compiled at build time, or translated from such a shader (else at run
+  // time, from a custom kernel): its pipelines are kept for the process.
+  bool builtin() const { return spirv_.empty() || translated_builtin_; }
   // Unique in the process (never reused): the pipeline cache's key.
   uint64_t id() const { return id_; }
 
@@ -61,6 +71,7 @@ class Shader {
   bool storage_shape_block_;
   uint32_t required_subgroup_size_;
   uint64_t id_;
+  bool translated_builtin_ = false;
 };
 
 template <class P, class S>
@@ -69,6 +80,7 @@ class Kernel {
   using Params = P;
   using Spec = S;
   explicit Kernel(std::string name) : shader_(std::move(name)) {}
+  explicit Kernel(Shader shader) : shader_(std::move(shader)) {}
   const Shader& shader() const { return shader_; }
 
  private:

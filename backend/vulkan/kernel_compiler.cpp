@@ -6,6 +6,7 @@
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -21,7 +22,9 @@
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/kernel_disk_cache.h"
 #include "backend/vulkan/kernel_source.h"
+#include "backend/vulkan/khr_cooperative_matrix.h"
 #include "backend/vulkan/loop_cap.h"
+#include "backend/vulkan/matrix_units.h"
 #include "backend/vulkan/metal_hints.h"
 #include "backend/vulkan/shared_memory.h"
 #include "backend/vulkan/spirv_interface.h"
@@ -34,7 +37,8 @@ namespace {
 
 // Vulkan guarantees 32 push descriptors (maxPushDescriptors) on every device.
 constexpr uint32_t kMaxBindings = 32;
-constexpr uint32_t kCapabilityFloat16 = 9;  // spv::CapabilityFloat16
+constexpr uint32_t kCapabilityFloat16 = 9;                 // spv::CapabilityFloat16
+constexpr uint32_t kCapabilityCooperativeMatrixNV = 5357;  // spv::CapabilityCooperativeMatrixNV
 
 struct Stats {
   std::atomic<size_t> compiled{0}, memory_hits{0}, disk_hits{0}, disk_damaged{0};
@@ -90,32 +94,6 @@ std::string explain_log(const std::string& kernel_name, const std::string& log,
   return out + "\n(verbose=true prints the generated GLSL.)";
 }
 
-std::vector<uint32_t> glslang_compile(const std::string& kernel_name, const std::string& glsl,
-                                      const std::string& header, const std::string& source) {
-  static std::once_flag once;
-  std::call_once(once, [] { glslang::InitializeProcess(); });
-  glslang::TShader shader(EShLangCompute);
-  const char* text = glsl.c_str();
-  shader.setStrings(&text, 1);
-  shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
-  shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_2);
-  shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_5);
-  const auto messages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
-  if (!shader.parse(GetDefaultResources(), 450, false, messages)) {
-    throw std::runtime_error(explain_log(kernel_name, shader.getInfoLog(), glsl, header, source));
-  }
-  glslang::TProgram program;
-  program.addShader(&shader);
-  if (!program.link(messages)) {
-    throw std::runtime_error(explain_log(kernel_name, program.getInfoLog(), glsl, header, source));
-  }
-  std::vector<uint32_t> spirv;
-  glslang::SpvOptions options;
-  options.disableOptimizer = true;  // drivers optimize; glslang's optimizer is not built in
-  glslang::GlslangToSpv(*program.getIntermediate(EShLangCompute), spirv, &options);
-  return spirv;
-}
-
 void check_shared_bytes(const std::string& kernel_name, uint64_t bytes, std::string_view launch) {
   const auto& device = Device::get();
   if (bytes > device.limits().max_shared_memory) {
@@ -151,6 +129,15 @@ SharedMemoryUse check_against_device(const std::string& kernel_name,
     }
   }
   return shared;
+}
+
+// Whether `spirv` uses NV cooperative matrices where this device's float16
+// matrices are KHR ones (matrix_units.h): the disk cache keeps what glslang
+// wrote, and the translation is redone as the kernel is loaded.
+bool needs_khr_translation(const std::vector<uint32_t>& spirv) {
+  if (float16_matrix_extension(Device::get()) != MatrixExtension::khr) return false;
+  const auto capabilities = read_spirv_interface(spirv).capabilities;
+  return std::ranges::find(capabilities, kCapabilityCooperativeMatrixNV) != capabilities.end();
 }
 
 // Compiled kernels by key, least recently used evicted past the limit.
@@ -199,6 +186,32 @@ void check_loop_bounds(const std::string& kernel_name, const std::vector<uint32_
 
 }  // namespace
 
+std::vector<uint32_t> glsl_to_spirv(const std::string& kernel_name, const std::string& glsl,
+                                    const std::string& header, const std::string& source) {
+  static std::once_flag once;
+  std::call_once(once, [] { glslang::InitializeProcess(); });
+  glslang::TShader shader(EShLangCompute);
+  const char* text = glsl.c_str();
+  shader.setStrings(&text, 1);
+  shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
+  shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_2);
+  shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_5);
+  const auto messages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
+  if (!shader.parse(GetDefaultResources(), 450, false, messages)) {
+    throw std::runtime_error(explain_log(kernel_name, shader.getInfoLog(), glsl, header, source));
+  }
+  glslang::TProgram program;
+  program.addShader(&shader);
+  if (!program.link(messages)) {
+    throw std::runtime_error(explain_log(kernel_name, program.getInfoLog(), glsl, header, source));
+  }
+  std::vector<uint32_t> spirv;
+  glslang::SpvOptions options;
+  options.disableOptimizer = true;  // drivers optimize; glslang's optimizer is not built in
+  glslang::GlslangToSpv(*program.getIntermediate(EShLangCompute), spirv, &options);
+  return spirv;
+}
+
 std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_name,
                                                      const std::string& glsl,
                                                      const std::string& header,
@@ -224,11 +237,12 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
     log::info("kernel '{}' loaded from the disk cache ({}) in {:.1f} ms", kernel_name, dir.string(),
               log::ms_since(start));
   } else {
-    spirv = glslang_compile(kernel_name, glsl, header, source);
+    spirv = glsl_to_spirv(kernel_name, glsl, header, source);
     ++stats().compiled;
     log::info("kernel '{}' compiled in {:.1f} ms", kernel_name, log::ms_since(start));
     if (!dir.empty()) write_kernel_entry(dir / (key + ".spv"), glsl, spirv);
   }
+  if (needs_khr_translation(spirv)) spirv = translate_to_khr_cooperative_matrix(spirv);
   const SharedMemoryUse shared = check_against_device(kernel_name, spirv);
   check_loop_bounds(kernel_name, spirv);
   auto kernel = std::make_shared<const CompiledKernel>(kernel_name, std::move(spirv), shared,

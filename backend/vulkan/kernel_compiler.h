@@ -40,7 +40,14 @@ struct CompiledKernel {
   mutable absl::flat_hash_map<std::array<uint32_t, 3>, uint64_t> shared_by_threadgroup;
 };
 
-// The SPIR-V of `glsl` (generate_kernel_source's), compiled or from a cache.
+// glslang's SPIR-V (Vulkan 1.2) of `glsl`, uncached and unchecked against
+// any device. Throws std::runtime_error with glslang's messages mapped onto
+// the user's header and source lines (each quoted).
+std::vector<uint32_t> glsl_to_spirv(const std::string& kernel_name, const std::string& glsl,
+                                    const std::string& header, const std::string& source);
+
+// The SPIR-V of `glsl` (generate_kernel_source's), compiled or from a cache,
+// and translated where the device's matrices are KHR ones (matrix_units.h).
 // Throws std::runtime_error with glslang's messages mapped onto the user's
 // header and source lines (each quoted) when it does not compile, and when
 // the kernel needs more than the device has (shared memory, bindings,

@@ -13,6 +13,7 @@
 
 #include "backend/common/buffers.h"
 #include "backend/common/layout.h"
+#include "backend/vulkan/builtin_shaders.h"
 #include "backend/vulkan/encoder.h"
 #include "backend/vulkan/matrix_units.h"
 #include "backend/vulkan/shaders/params/matmul_coop.h"
@@ -40,9 +41,24 @@ const MatmulKernel& kernel(Dtype t, int tile, bool partials) {
   return tile == 8 ? tile8(t) : tile4(t);
 }
 
-// matmul_coop_float16[_f32]: 128 x 128 tiles on the matrix units, C in
-// float16 or (partials) float32.
-const CoopKernel& coop_kernel(bool partials) {
+// matmul_coop_<t>[_f32]: 128 x 128 tiles on the matrix units, C in t or
+// (partials) float32; as compiled (NV cooperative matrices) or translated
+// for KHR ones (bfloat16 only there: its fragments are KHR types).
+const CoopKernel& coop_kernel(Dtype t, bool partials, vulkan::MatrixExtension ext) {
+  auto khr = [](const char* name, bool bfloat16) {
+    return CoopKernel(vulkan::Shader::translated_builtin(
+        name, vulkan::khr_builtin_shader(name, {.bfloat16_operands = bfloat16})));
+  };
+  if (t == bfloat16) {
+    static const CoopKernel c = khr("matmul_coop_bfloat16", true);
+    static const CoopKernel f32 = khr("matmul_coop_bfloat16_f32", true);
+    return partials ? f32 : c;
+  }
+  if (ext == vulkan::MatrixExtension::khr) {
+    static const CoopKernel c = khr("matmul_coop_float16", false);
+    static const CoopKernel f32 = khr("matmul_coop_float16_f32", false);
+    return partials ? f32 : c;
+  }
   static const CoopKernel c("matmul_coop_float16"), f32("matmul_coop_float16_f32");
   return partials ? f32 : c;
 }
@@ -159,7 +175,9 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const bool b_n_fast = K == 1 || (N > 1 && p.b_col_stride == 1);
   auto& encoder = vulkan::encoder(stream());
 
-  if (vulkan::matmul_on_matrix_units(vulkan::Device::get(), a.dtype())) {
+  const vulkan::MatrixExtension ext =
+      vulkan::matmul_matrix_extension(vulkan::Device::get(), a.dtype());
+  if (ext != vulkan::MatrixExtension::none) {
     const int64_t tm = params::kMatmulCoopTileM, tn = params::kMatmulCoopTileN;
     const int64_t tiles = batches * ((M + tm - 1) / tm) * ((N + tn - 1) / tn);
     // Matrix-unit devices have no loop cap to keep under: K is split only
@@ -183,8 +201,8 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
                                       .A_VEC = a_vec,
                                       .B_VEC = b_vec,
                                       .WHOLE_TILES = whole_tiles};
-    dispatch_tiles(encoder, coop_kernel(false), coop_kernel(true), spec, p, shapes, a, b, out,
-                   tiles, split);
+    dispatch_tiles(encoder, coop_kernel(a.dtype(), false, ext), coop_kernel(a.dtype(), true, ext),
+                   spec, p, shapes, a, b, out, tiles, split);
     return;
   }
 

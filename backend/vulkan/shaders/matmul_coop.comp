@@ -7,7 +7,11 @@
 // Matmul of float16 operands on the matrix units (VK_NV_cooperative_matrix,
 // 16 x 16 x 16 fragments, float32 accumulation): C = A (M x K) * B (K x N)
 // for each batch matrix, C in OUT's dtype (float16, or float32 for a split
-// K's partial products, which matmul_partials.comp adds up).
+// K's partial products, which matmul_partials.comp adds up). Operands move
+// as bits until the fragments load them, so the bfloat16 variants are this
+// shader too, whose float16 fragments become bfloat16 when its SPIR-V is
+// translated for VK_KHR_cooperative_matrix (khr_cooperative_matrix.h), as
+// the float16 ones are on devices without the NV extension.
 //
 // A workgroup computes one BM x BN tile of C (128 x 128: params/
 // matmul_coop.h) with 8 subgroups of 32, each a WM x WN part of it (64 x
