@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/fetch_spirv_val.sh >/dev/null  # for test_khr_cooperative_matrix
+# test_khr_cooperative_matrix's validator; without it that test fails, saying so.
+scripts/fetch_spirv_val.sh >/dev/null || echo "warning: no spirv-val for KHR matrices" >&2
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build build -- "$@"

@@ -107,11 +107,14 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
     request.input_ndims.push_back(in.ndim());
   }
   auto v = std::make_shared<CustomKernelVariant>();
-  v->generated = generate_kernel_source(request);
-  if (verbose) print_glsl(v->generated.glsl);
-  try {
+  auto generate_and_compile = [&] {
+    v->generated = generate_kernel_source(request);
+    if (verbose) print_glsl(v->generated.glsl);
     v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source,
                                  required_subgroup_size(request.simd));
+  };
+  try {
+    generate_and_compile();
   } catch (const KhrTranslationError& e) {
     // A simdgroup matrix that is two operands (the A of one product and the
     // B of another) has no VK_KHR_cooperative_matrix type: the library's
@@ -120,10 +123,7 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
     log::info("kernel '{}' runs its simdgroup matrices on the fallback: {}", source_.name,
               e.what());
     request.matrix_units = false;
-    v->generated = generate_kernel_source(request);
-    if (verbose) print_glsl(v->generated.glsl);
-    v->compiled = compile_kernel(source_.name, v->generated.glsl, source_.header, source_.source,
-                                 required_subgroup_size(request.simd));
+    generate_and_compile();
   }
   std::lock_guard lock(mutex_);
   return variants_.try_emplace(key, std::move(v)).first->second;

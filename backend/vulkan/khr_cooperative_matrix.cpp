@@ -207,6 +207,11 @@ class Translator {
 
   bool holds_matrix(uint32_t id) const { return matrix_in(type_of(id)) != 0; }
 
+  // Types that hold a matrix when the type they name does.
+  static bool holds_other_type(spv::Op op) {
+    return op == spv::OpTypePointer || op == spv::OpTypeArray || op == spv::OpTypeRuntimeArray;
+  }
+
   const Instruction& defining(uint32_t id) const {
     auto d = def_.find(id);
     if (d == def_.end()) {
@@ -387,32 +392,31 @@ class Translator {
 
   uint32_t fresh() { return bound_++; }
 
-  // The KHR counterpart of holding type `type` for use `u`.
-  uint32_t variant(uint32_t type, Use u) {
-    auto [it, added] = variants_.try_emplace(std::pair(type, u), 0u);
+  // The KHR counterpart, for use `u`, of `id`: a type that holds a matrix,
+  // or a shared value (its clone).
+  uint32_t variant(uint32_t id, Use u) {
+    auto [it, added] = variants_.try_emplace(std::pair(id, u), 0u);
     if (added) it->second = fresh();
     return it->second;
   }
 
   // Marks every type that holds a matrix with the uses its values take (an
   // array's or pointer's variants need their element's of the same use).
-  void collect_needed_uses(absl::flat_hash_map<uint32_t, UseMask>& needed) {
+  void collect_needed_uses() {
     for (const auto& [id, type] : type_of_) {
-      if (matrix_in(type) && !is_shared_value(id)) needed[type] |= 1u << use_of(id, type);
+      if (matrix_in(type) && !is_shared_value(id)) needed_[type] |= 1u << use_of(id, type);
     }
     for (const SharedRef& r : shared_refs_) {
       const uint32_t id = insts_[r.inst].w[r.word];
       const Use u = use_of(r.node, type_of(id));
-      needed[type_of(id)] |= 1u << u;
+      needed_[type_of(id)] |= 1u << u;
       shared_uses_[id] |= 1u << u;
     }
     for (size_t i = insts_.size(); i-- > 0;) {  // holders after what they hold
       const Instruction& in = insts_[i];
-      const bool holder = in.op == spv::OpTypePointer || in.op == spv::OpTypeArray ||
-                          in.op == spv::OpTypeRuntimeArray;
-      if (!holder || !needed.contains(in.w[0])) continue;
-      const UseMask mask = needed.at(in.w[0]);
-      needed[in.w[in.op == spv::OpTypePointer ? 2 : 1]] |= mask;
+      if (!holds_other_type(in.op) || !needed_.contains(in.w[0])) continue;
+      const UseMask mask = needed_.at(in.w[0]);
+      needed_[in.w[in.op == spv::OpTypePointer ? 2 : 1]] |= mask;
     }
   }
 
@@ -463,7 +467,7 @@ class Translator {
           break;
         default:  // a shared value: (type, id, constituents...)
           v.w[0] = variant(in.w[0], use);
-          v.w[1] = clone(in.w[1], use);
+          v.w[1] = variant(in.w[1], use);
           if (v.op == spv::OpConstantComposite && component_is_bfloat16(in.w[0], use)) {
             v = bfloat16_fill(v);
           }
@@ -490,8 +494,6 @@ class Translator {
     }
     return {spv::OpConstantNull, {fill.w[0], fill.w[1]}};
   }
-
-  uint32_t clone(uint32_t id, Use u) { return variant(id, u); }
 
   uint32_t layout(uint32_t column_major) const {
     const spv::Op op = defining(column_major).op;
@@ -573,7 +575,7 @@ class Translator {
   void point_shared_refs_at_clones() {
     for (const SharedRef& r : shared_refs_) {
       const uint32_t id = insts_[r.inst].w[r.word];
-      const uint32_t copy = clone(id, use_of(r.node, type_of(id)));
+      const uint32_t copy = variant(id, use_of(r.node, type_of(id)));
       type_of_[copy] = type_of(id);  // for signedness()
       insts_[r.inst].w[r.word] = copy;
     }
@@ -602,9 +604,8 @@ class Translator {
 
   // A type, constant or global before the first function.
   void rewrite_module_level(Instruction in, std::vector<Instruction>& out) {
-    const bool holder = (in.op == spv::OpTypeCooperativeMatrixNV || in.op == spv::OpTypeArray ||
-                         in.op == spv::OpTypeRuntimeArray || in.op == spv::OpTypePointer) &&
-                        matrix_in(in.w[0]);
+    const bool holder =
+        (in.op == spv::OpTypeCooperativeMatrixNV || holds_other_type(in.op)) && matrix_in(in.w[0]);
     if (holder) {
       emit_variants(in, needed_.contains(in.w[0]) ? needed_.at(in.w[0]) : 0u, out);
       return;
@@ -622,7 +623,7 @@ class Translator {
   }
 
   std::vector<Instruction> rewrite() {
-    collect_needed_uses(needed_);
+    collect_needed_uses();
     point_shared_refs_at_clones();
     std::vector<Instruction> out;
     for (size_t i = 0; i < insts_.size(); ++i) {

@@ -12,19 +12,15 @@ namespace mlx_lite::vulkan {
 
 namespace {
 
-// MLX_LITE_MATRIX_UNITS, read once (the process has one device, Device::get).
-struct Choice {
-  bool nv = true, khr = false;
-  std::string_view off_reason;  // why both are off, where they are
-};
-
-const Choice& choice() {
-  static const Choice c = [] {
+// MLX_LITE_MATRIX_UNITS, read once (the process has one device, Device::get):
+// the one extension matrices may go through, or none.
+MatrixExtension choice() {
+  static const MatrixExtension c = [] {
     const char* env = std::getenv("MLX_LITE_MATRIX_UNITS");
     const std::string_view v = env == nullptr ? "" : env;
-    if (v.empty() || v == "1" || v == "nv") return Choice{};
-    if (v == "0") return Choice{false, false, "MLX_LITE_MATRIX_UNITS=0"};
-    if (v == "khr") return Choice{false, true, ""};
+    if (v.empty() || v == "1" || v == "nv") return MatrixExtension::nv;
+    if (v == "0") return MatrixExtension::none;
+    if (v == "khr") return MatrixExtension::khr;
     throw std::invalid_argument(fmt::format(
         "[gpu] MLX_LITE_MATRIX_UNITS='{}': expected 0 (no matrix units), 1 or nv (the default: "
         "VK_NV_cooperative_matrix), or khr (VK_KHR_cooperative_matrix only).",
@@ -49,27 +45,23 @@ std::string_view missing_common(const DeviceFeatures& f) {
   return "";
 }
 
-// Why float16 fragments cannot run through `ext`, or "".
+// Why float16 fragments cannot run through `ext` (nv or khr), or "".
 std::string why_not_float16(const DeviceFeatures& f, MatrixExtension ext) {
-  if (ext == MatrixExtension::nv) {
-    if (!f.cooperative_matrix) return "no VK_NV_cooperative_matrix";
-    if (!has_shape(f.cooperative_matrix_shapes, "float16")) {
-      return "no NV 16x16x16 float16*float16+float32 fragments";
-    }
-  } else {
-    if (!f.khr_cooperative_matrix) return "no VK_KHR_cooperative_matrix";
-    if (!has_shape(f.khr_cooperative_matrix_shapes, "float16")) {
-      return "no KHR 16x16x16 float16*float16+float32 fragments";
-    }
+  const bool nv = ext == MatrixExtension::nv;
+  if (!(nv ? f.cooperative_matrix : f.khr_cooperative_matrix)) {
+    return nv ? "no VK_NV_cooperative_matrix" : "no VK_KHR_cooperative_matrix";
+  }
+  if (!has_shape(nv ? f.cooperative_matrix_shapes : f.khr_cooperative_matrix_shapes, "float16")) {
+    return fmt::format("no {} 16x16x16 float16*float16+float32 fragments", nv ? "NV" : "KHR");
   }
   return std::string(missing_common(f));
 }
 
 std::string why_not_bfloat16(const DeviceFeatures& f) {
-  if (!choice().khr) {
-    return choice().nv ? "its fragments are KHR ones, opt-in: MLX_LITE_MATRIX_UNITS=khr"
-                       : "MLX_LITE_MATRIX_UNITS=0";
+  if (choice() == MatrixExtension::nv) {
+    return "its fragments are KHR ones, opt-in: MLX_LITE_MATRIX_UNITS=khr";
   }
+  if (choice() == MatrixExtension::none) return "MLX_LITE_MATRIX_UNITS=0";
   if (!f.khr_cooperative_matrix) return "no VK_KHR_cooperative_matrix";
   if (!f.bfloat16_cooperative_matrix) return "no VK_KHR_shader_bfloat16 matrices";
   if (!has_shape(f.khr_cooperative_matrix_shapes, "bfloat16")) {
@@ -86,16 +78,12 @@ struct Float16Decision {
 
 const Float16Decision& float16_decision(const Device& d) {
   static const Float16Decision decision = [&d] {
-    const Choice& c = choice();
-    if (!c.nv && !c.khr) return Float16Decision{MatrixExtension::none, std::string(c.off_reason)};
-    std::string why;
-    for (MatrixExtension ext : {MatrixExtension::nv, MatrixExtension::khr}) {
-      if ((ext == MatrixExtension::nv ? c.nv : c.khr) == false) continue;
-      const std::string reason = why_not_float16(d.features(), ext);
-      if (reason.empty()) return Float16Decision{ext, ""};
-      why += (why.empty() ? "" : "; ") + reason;
+    const MatrixExtension ext = choice();
+    if (ext == MatrixExtension::none) {
+      return Float16Decision{MatrixExtension::none, "MLX_LITE_MATRIX_UNITS=0"};
     }
-    return Float16Decision{MatrixExtension::none, why};
+    std::string why = why_not_float16(d.features(), ext);
+    return Float16Decision{why.empty() ? ext : MatrixExtension::none, std::move(why)};
   }();
   return decision;
 }
@@ -113,7 +101,7 @@ std::string_view name(MatrixExtension ext) {
 
 bool khr_matrices_requested() {
   try {
-    return choice().khr;
+    return choice() == MatrixExtension::khr;
   } catch (const std::invalid_argument&) {
     return false;  // the device is still created; the first matmul reports the value
   }
