@@ -142,7 +142,7 @@ TEST(KhrCooperativeMatrix, BuiltinMatmulTranslatesToValidKhrSpirv) {
 TEST(KhrCooperativeMatrix, Bfloat16OperandsBecomeBfloat16Fragments) {
   for (const char* name : {"matmul_coop_bfloat16", "matmul_coop_bfloat16_f32"}) {
     const std::vector<uint32_t> khr =
-        translate_to_khr_cooperative_matrix(builtin(name), {.bfloat16_operands = true});
+        translate_to_khr_cooperative_matrix(builtin(name), {.float16_as_bfloat16 = true});
     EXPECT_EQ(validate(khr), "") << name;
     const Census c = census(khr);
     EXPECT_EQ(c.nv_instructions, 0u) << name;
@@ -153,6 +153,25 @@ TEST(KhrCooperativeMatrix, Bfloat16OperandsBecomeBfloat16Fragments) {
     EXPECT_TRUE(c.bfloat16_types.contains(c.components.at(0))) << name;
     EXPECT_TRUE(c.bfloat16_types.contains(c.components.at(1))) << name;
     EXPECT_FALSE(c.bfloat16_types.contains(c.components.at(2))) << name;  // float32
+  }
+}
+
+TEST(KhrCooperativeMatrix, WorkgroupScopeMatmulTranslates) {
+  // Workgroup-scope matrices: the A and B panels, the float32 accumulator
+  // and its float16 (bfloat16) conversion that is stored.
+  for (const std::string name : {"matmul_workgroup_float16", "matmul_workgroup_bfloat16"}) {
+    const bool bf16 = name.ends_with("bfloat16");
+    const std::vector<uint32_t> khr =
+        translate_to_khr_cooperative_matrix(builtin(name.c_str()), {.float16_as_bfloat16 = bf16});
+    EXPECT_EQ(validate(khr), "") << name;
+    const Census c = census(khr);
+    EXPECT_EQ(c.nv_instructions, 0u) << name;
+    EXPECT_EQ(c.uses, (std::multiset<uint32_t>{0, 1, 2, 2})) << name;
+    EXPECT_EQ(c.bfloat16_types.size(), bf16 ? 1u : 0u) << name;
+    if (bf16) {
+      EXPECT_TRUE(c.bfloat16_types.contains(c.components.at(0))) << name;
+      EXPECT_TRUE(c.bfloat16_types.contains(c.components.at(1))) << name;
+    }
   }
 }
 

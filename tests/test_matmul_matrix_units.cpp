@@ -79,16 +79,18 @@ bool has_shape(const std::string& key, const std::string& operands) {
 TEST(MatrixUnitChoice, FollowsTheDevicesReport) {
   if (!gpu::is_available()) GTEST_SKIP() << "no Vulkan device";
   // The driver's lists of fragment shapes decide: 16 x 16 x 16, float32
-  // accumulators (what matmul_coop.comp multiplies); float16 through NV by
-  // default, through KHR with MLX_LITE_MATRIX_UNITS=khr, which bfloat16
-  // needs (only KHR types carry it).
+  // accumulators (what matmul_coop.comp multiplies); float16 through NV
+  // where the device has it and MLX_LITE_MATRIX_UNITS allows it (unset, 1
+  // or nv), else through KHR (unset, 1 or khr), which bfloat16 needs (only
+  // KHR types carry it).
   const auto features = gpu::device_info();
   const bool rest = std::get<size_t>(features.at("float16")) == 1 &&
                     std::get<size_t>(features.at("vulkan_memory_model")) == 1 &&
                     std::get<size_t>(features.at("subgroup_size")) == 32;
   const char* env = std::getenv("MLX_LITE_MATRIX_UNITS");
   const std::string mode = env == nullptr ? "" : env;
-  const bool nv_allowed = mode != "0" && mode != "khr", khr_allowed = mode == "khr";
+  const bool every = mode.empty() || mode == "1";
+  const bool nv_allowed = every || mode == "nv", khr_allowed = every || mode == "khr";
   const bool nv16 = nv_allowed && rest && has_shape("cooperative_matrix", "float16");
   const bool khr16 = khr_allowed && rest && has_shape("khr_cooperative_matrix", "float16");
   const bool khr_bf16 = khr_allowed && rest && has_shape("khr_cooperative_matrix", "bfloat16") &&
@@ -102,6 +104,7 @@ TEST(MatrixUnitChoice, FollowsTheDevicesReport) {
   std::cout << "device: " << info("device_name") << ", " << info("driver_info")
             << "; cooperative_matrix: " << info("cooperative_matrix")
             << "; khr_cooperative_matrix: " << info("khr_cooperative_matrix")
+            << "; workgroup_cooperative_matrix: " << info("workgroup_cooperative_matrix")
             << "; matmul_matrix_units: " << info("matmul_matrix_units") << "\n";
   if (!nv16 && !khr16 && !khr_bf16) {
     EXPECT_TRUE(info("matmul_matrix_units").starts_with("none (")) << info("matmul_matrix_units");
@@ -186,6 +189,30 @@ TEST_P(MatrixUnits, LargeOutputsAndWholeTiles) {
   expect_matmul_exact(at, ints({48, 2048}, 22), "tn 2x1024x2048x48");
   expect_matmul_close(test_values({128, 4096}, t(), 23, -1, 1),
                       test_values({4096, 256}, t(), 24, -1, 1), "128x256x4096 split");
+}
+
+TEST_P(MatrixUnits, WorkgroupScopeMatricesOnWholeTiles) {
+  // Whole tiles of aligned operands run on workgroup-scope matrices where
+  // the device has them (shaders/matmul_workgroup.comp): every layout,
+  // batches with a shared operand, a longer K (short of a split). Outputs
+  // stay small: the host reads arrays in device memory slowly on a
+  // discrete GPU (docs/performance.md, issue 17's sixth part).
+  const std::string report = info("matmul_matrix_units");
+  if (report.find(fmt::format("{} whole tiles on workgroup-scope", dtype_name(t()))) ==
+      std::string::npos) {
+    GTEST_SKIP() << "no workgroup-scope matrices for " << t() << ": " << report;
+  }
+  array a = ints({256, 256}, 25);
+  array b = ints({256, 384}, 26);
+  array at = transpose(ints({256, 256}, 27));
+  array bt = transpose(ints({384, 256}, 28));
+  expect_matmul_exact(a, b, "nn 256x384x256");
+  expect_matmul_exact(a, bt, "nt 256x384x256");
+  expect_matmul_exact(at, b, "tn 256x384x256");
+  expect_matmul_exact(at, bt, "tt 256x384x256");
+  expect_matmul_exact(ints({3, 128, 64}, 29), ints({64, 256}, 30), "batched, b shared");
+  expect_matmul_close(test_values({256, 768}, t(), 33, -1, 1),
+                      test_values({768, 384}, t(), 34, -1, 1), "256x384x768");
 }
 
 TEST_P(MatrixUnits, SplitKAndRounding) {

@@ -27,7 +27,7 @@ std::span<const uint32_t> khr_builtin_shader(std::string_view name,
                                              const KhrMatrixOptions& options) {
   static std::mutex mutex;
   static absl::node_hash_map<std::string, std::vector<uint32_t>> translated;  // stable values
-  const std::string key = std::string(name) + (options.bfloat16_operands ? "/bfloat16" : "");
+  const std::string key = std::string(name) + (options.float16_as_bfloat16 ? "/bfloat16" : "");
   std::lock_guard lock(mutex);
   auto it = translated.find(key);
   if (it == translated.end()) {

@@ -340,6 +340,8 @@ std::unordered_map<std::string, std::variant<std::string, size_t>> device_info()
       {"khr_cooperative_matrix",
        vulkan::describe_cooperative_matrix(f.khr_cooperative_matrix_shapes)},
       {"bfloat16_cooperative_matrix", size_t{f.bfloat16_cooperative_matrix}},
+      {"workgroup_cooperative_matrix",
+       vulkan::describe_cooperative_matrix(f.workgroup_cooperative_matrix_shapes)},
       {"matmul_matrix_units", vulkan::describe_matmul_matrix_units(d)},
       {"simdgroup_matrix", vulkan::describe_kernel_matrix_units(d)},
       {"timestamp_valid_bits", size_t{l.timestamp_valid_bits}},

@@ -82,6 +82,18 @@ void read_cooperative_matrix(const vk::raii::PhysicalDevice& physical, DeviceFea
   }
 }
 
+// The list a Vulkan count-then-fill query `get` returns for `physical`
+// (empty where it fails); T's default sType and pNext are the query's.
+template <class T, class Get>
+std::vector<T> enumerate(Get get, VkPhysicalDevice physical) {
+  uint32_t count = 0;
+  if (get(physical, &count, nullptr) != VK_SUCCESS) return {};
+  std::vector<T> items(count);
+  if (count > 0 && get(physical, &count, items.data()) != VK_SUCCESS) return {};
+  items.resize(count);
+  return items;
+}
+
 // VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16 through the
 // structures of vulkan_khr_matrix.h (vulkan.hpp 1.3.239 has neither).
 void read_khr_cooperative_matrix(const vk::raii::Instance& instance,
@@ -103,17 +115,47 @@ void read_khr_cooperative_matrix(const vk::raii::Instance& instance,
     f.khr_cooperative_matrix = false;
     return;
   }
-  uint32_t count = 0;
-  if (get(*physical, &count, nullptr) != VK_SUCCESS) count = 0;
-  std::vector<CooperativeMatrixPropertiesKhrMlx> props(count);
-  if (count > 0 && get(*physical, &count, props.data()) != VK_SUCCESS) count = 0;
-  props.resize(count);
-  for (const auto& p : props) {
+  for (const auto& p : enumerate<CooperativeMatrixPropertiesKhrMlx>(get, *physical)) {
     if (p.scope != kScopeSubgroupKhr || p.saturatingAccumulation) continue;
     f.khr_cooperative_matrix_shapes.push_back({p.MSize, p.NSize, p.KSize, component_name(p.AType),
                                                component_name(p.BType), component_name(p.CType),
                                                component_name(p.ResultType)});
   }
+}
+
+// VK_NV_cooperative_matrix2's workgroup-scope matrices of flexible
+// dimensions, through vulkan_khr_matrix.h's structures.
+void read_workgroup_cooperative_matrix(const vk::raii::Instance& instance,
+                                       const vk::raii::PhysicalDevice& physical,
+                                       DeviceFeatures& f) {
+  PhysicalDeviceCooperativeMatrix2FeaturesNvMlx matrix2;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features.pNext = &matrix2;
+  physical.getDispatcher()->vkGetPhysicalDeviceFeatures2(*physical, &features);
+  PhysicalDeviceCooperativeMatrix2PropertiesNvMlx limits;
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  properties.pNext = &limits;
+  physical.getDispatcher()->vkGetPhysicalDeviceProperties2(*physical, &properties);
+  const auto get = reinterpret_cast<GetCooperativeMatrixFlexibleDimensionsPropertiesNvMlx>(
+      instance.getProcAddr("vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
+  if (!matrix2.cooperativeMatrixWorkgroupScope || !matrix2.cooperativeMatrixFlexibleDimensions ||
+      get == nullptr) {
+    return;
+  }
+  for (const auto& p :
+       enumerate<CooperativeMatrixFlexibleDimensionsPropertiesNvMlx>(get, *physical)) {
+    if (p.scope != kScopeWorkgroupKhr || p.saturatingAccumulation) continue;
+    f.workgroup_cooperative_matrix_shapes.push_back(
+        {p.MGranularity, p.NGranularity, p.KGranularity, component_name(p.AType),
+         component_name(p.BType), component_name(p.CType), component_name(p.ResultType),
+         p.workgroupInvocations});
+  }
+  f.workgroup_cooperative_matrix = !f.workgroup_cooperative_matrix_shapes.empty();
+  f.workgroup_matrix_max_dimension = limits.cooperativeMatrixFlexibleDimensionsMaxDimension;
+  f.workgroup_matrix_reserved_shared_memory =
+      limits.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
 }
 
 }  // namespace
@@ -140,6 +182,9 @@ DeviceFeatures read_device_features(const vk::raii::Instance& instance,
   if (has(extensions, kKhrCooperativeMatrixExtension)) {
     read_khr_cooperative_matrix(instance, physical, has(extensions, kKhrShaderBfloat16Extension),
                                 f);
+  }
+  if (f.khr_cooperative_matrix && has(extensions, kNvCooperativeMatrix2Extension)) {
+    read_workgroup_cooperative_matrix(instance, physical, f);
   }
   return f;
 }
@@ -202,6 +247,12 @@ FeatureEnables::FeatureEnables(const DeviceFeatures& f,
     bfloat16_.shaderBFloat16CooperativeMatrix = VK_TRUE;
     link_at_end(&bfloat16_);
   }
+  if (khr_matrices && f.khr_cooperative_matrix && f.workgroup_cooperative_matrix &&
+      enable(kNvCooperativeMatrix2Extension)) {
+    matrix2_.cooperativeMatrixWorkgroupScope = VK_TRUE;
+    matrix2_.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+    link_at_end(&matrix2_);
+  }
 }
 
 void FeatureEnables::link_at_end(void* structure) {
@@ -214,8 +265,10 @@ std::string describe_cooperative_matrix(const std::vector<CooperativeMatrixShape
   if (shapes.empty()) return "none";
   std::string s;
   for (const auto& c : shapes) {
-    s += fmt::format("{}{}x{}x{} {}*{}+{}->{}", s.empty() ? "" : ", ", c.m, c.n, c.k, c.a, c.b, c.c,
+    s += fmt::format("{}{}{}x{}x{} {}*{}+{}->{}", s.empty() ? "" : ", ",
+                     c.invocations > 0 ? "granules of " : "", c.m, c.n, c.k, c.a, c.b, c.c,
                      c.result);
+    if (c.invocations > 0) s += fmt::format(" with {} threads", c.invocations);
   }
   return s;
 }

@@ -16,9 +16,13 @@ namespace mlx_lite::vulkan {
 
 // One shape the device's matrix units multiply (VK_NV_cooperative_matrix or
 // VK_KHR_cooperative_matrix): an M x K A times a K x N B plus an M x N C.
+// For VK_NV_cooperative_matrix2's workgroup-scope matrices, m, n and k are
+// granularities (any multiple multiplies) and `invocations` the workgroup
+// size they need.
 struct CooperativeMatrixShape {
   uint32_t m, n, k;
   std::string a, b, c, result;  // component types: "float16", "float32", "int8", ...
+  uint32_t invocations = 0;
 };
 
 struct DeviceFeatures {
@@ -41,6 +45,17 @@ struct DeviceFeatures {
   std::vector<CooperativeMatrixShape> khr_cooperative_matrix_shapes;  // of subgroup scope
   // VK_KHR_shader_bfloat16's shaderBFloat16Type and shaderBFloat16CooperativeMatrix.
   bool bfloat16_cooperative_matrix = false;
+  // VK_NV_cooperative_matrix2's cooperativeMatrixWorkgroupScope and
+  // cooperativeMatrixFlexibleDimensions: a matrix a whole workgroup holds,
+  // of any multiple of a listed shape's granularities (NVIDIA's driver maps
+  // them to Hopper's warpgroup instructions, which subgroup fragments do not
+  // reach). Used through VK_KHR_cooperative_matrix's instructions.
+  bool workgroup_cooperative_matrix = false;
+  std::vector<CooperativeMatrixShape> workgroup_cooperative_matrix_shapes;
+  uint32_t workgroup_matrix_max_dimension = 0;  // cooperativeMatrixFlexibleDimensionsMaxDimension
+  // The shared memory the driver keeps for workgroup-scope matrices, out of
+  // maxComputeSharedMemorySize (cooperativeMatrixWorkgroupScopeReservedSharedMemory).
+  uint32_t workgroup_matrix_reserved_shared_memory = 0;
 
   // Whether the pipelines of 32-wide simdgroups run on 32-wide subgroups.
   bool subgroups32() const { return subgroup_size == 32 || require_subgroup_32; }
@@ -59,7 +74,7 @@ DeviceFeatures read_device_features(const vk::raii::Instance& instance,
 class FeatureEnables {
  public:
   // The KHR cooperative-matrix extensions are enabled only where
-  // `khr_matrices` (matrix_units.h: they are opt-in).
+  // `khr_matrices` (matrix_units.h: MLX_LITE_MATRIX_UNITS=nv leaves them out).
   FeatureEnables(const DeviceFeatures& f, const std::vector<std::string>& device_extensions,
                  bool khr_matrices);
   FeatureEnables(const FeatureEnables&) = delete;  // the chain points into it
@@ -81,12 +96,15 @@ class FeatureEnables {
   // chain's end where the device has the extensions.
   PhysicalDeviceCooperativeMatrixFeaturesKhrMlx khr_matrix_;
   PhysicalDeviceShaderBfloat16FeaturesKhrMlx bfloat16_;
+  PhysicalDeviceCooperativeMatrix2FeaturesNvMlx matrix2_;
   std::vector<const char*> extensions_;
 
   void link_at_end(void* structure);
 };
 
-// For gpu::device_info(): the shapes `shapes` lists, "none" where empty.
+// For gpu::device_info(): the shapes `shapes` lists, "none" where empty
+// (a workgroup-scope shape's granularities, "granules of MxNxK ... with T
+// threads").
 std::string describe_cooperative_matrix(const std::vector<CooperativeMatrixShape>& shapes);
 
 }  // namespace mlx_lite::vulkan

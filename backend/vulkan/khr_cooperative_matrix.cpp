@@ -428,7 +428,7 @@ class Translator {
       use_constant_[u] = fresh();
       out.push_back({spv::OpConstant, {uint_type_, use_constant_[u], u}});
     }
-    if (options_.bfloat16_operands) {
+    if (options_.float16_as_bfloat16) {
       bfloat16_ = fresh();
       out.push_back({spv::OpTypeFloat, {bfloat16_, 16, kFPEncodingBFloat16KHR}});
     }
@@ -449,7 +449,7 @@ class Translator {
       switch (in.op) {
         case spv::OpTypeCooperativeMatrixNV: {  // component, scope, rows, columns
           uint32_t component = in.w[1];
-          if (options_.bfloat16_operands && use != kAccumulator && is_float16(component)) {
+          if (options_.float16_as_bfloat16 && is_float16(component)) {
             component = bfloat16_;
           }
           v = {static_cast<spv::Op>(kOpTypeCooperativeMatrixKHR),
@@ -468,7 +468,7 @@ class Translator {
         default:  // a shared value: (type, id, constituents...)
           v.w[0] = variant(in.w[0], use);
           v.w[1] = variant(in.w[1], use);
-          if (v.op == spv::OpConstantComposite && component_is_bfloat16(in.w[0], use)) {
+          if (v.op == spv::OpConstantComposite && component_is_bfloat16(in.w[0])) {
             v = bfloat16_fill(v);
           }
           break;
@@ -477,8 +477,8 @@ class Translator {
     }
   }
 
-  bool component_is_bfloat16(uint32_t matrix, Use u) const {
-    return options_.bfloat16_operands && u != kAccumulator && is_float16(defining(matrix).w[1]);
+  bool component_is_bfloat16(uint32_t matrix) const {
+    return options_.float16_as_bfloat16 && is_float16(defining(matrix).w[1]);
   }
 
   // A float16 fill of a matrix that becomes bfloat16: zero is the same bits
@@ -586,7 +586,7 @@ class Translator {
   bool rewrite_declaration(const Instruction& in, std::vector<Instruction>& out) const {
     if (in.op == spv::OpCapability && in.w[0] == spv::CapabilityCooperativeMatrixNV) {
       out.push_back({spv::OpCapability, {kCapabilityCooperativeMatrixKHR}});
-      if (options_.bfloat16_operands) {
+      if (options_.float16_as_bfloat16) {
         out.push_back({spv::OpCapability, {kCapabilityBFloat16TypeKHR}});
         out.push_back({spv::OpCapability, {kCapabilityBFloat16CooperativeMatrixKHR}});
       }
@@ -594,7 +594,7 @@ class Translator {
     }
     if (in.op == spv::OpExtension && decode_string(in.w) == "SPV_NV_cooperative_matrix") {
       out.push_back({spv::OpExtension, encode_string("SPV_KHR_cooperative_matrix")});
-      if (options_.bfloat16_operands) {
+      if (options_.float16_as_bfloat16) {
         out.push_back({spv::OpExtension, encode_string("SPV_KHR_bfloat16")});
       }
       return true;

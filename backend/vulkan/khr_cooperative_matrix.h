@@ -19,11 +19,12 @@
 namespace mlx_lite::vulkan {
 
 struct KhrMatrixOptions {
-  // Matrices of float16 that are A or B operands become bfloat16
-  // (SPV_KHR_bfloat16; the device needs VK_KHR_shader_bfloat16's
+  // Matrices of float16, of every use, become bfloat16 (SPV_KHR_bfloat16;
+  // the device needs VK_KHR_shader_bfloat16's
   // shaderBFloat16CooperativeMatrix): for a shader whose float16 tiles load
-  // memory that holds bfloat16 bits. Accumulators keep their type.
-  bool bfloat16_operands = false;
+  // and store memory that holds bfloat16 bits. float32 accumulators stay
+  // float32 (a conversion of one to float16 becomes one to bfloat16).
+  bool float16_as_bfloat16 = false;
 };
 
 // A module that has no KHR counterpart: a matrix used as two operands (a KHR

@@ -1,7 +1,9 @@
 // GPU kernels of Matmul: one workgroup per output tile, operands read
 // through their strides (no copies of transposed operands), on the device's
-// matrix units where it has them for the dtype (shaders/matmul_coop.comp),
-// else tiled in registers (shaders/matmul.comp). A long K is split across
+// matrix units where it has them for the dtype (whole tiles on
+// workgroup-scope matrices, shaders/matmul_workgroup.comp, where the device
+// has those; else subgroup fragments, shaders/matmul_coop.comp), else tiled
+// in registers (shaders/matmul.comp). A long K is split across
 // workgroups whose float32 partial products a second dispatch adds up
 // (shaders/matmul_partials.comp).
 #include "backend/vulkan/shaders/params/matmul.h"
@@ -18,6 +20,7 @@
 #include "backend/vulkan/matrix_units.h"
 #include "backend/vulkan/shaders/params/matmul_coop.h"
 #include "backend/vulkan/shaders/params/matmul_partials.h"
+#include "backend/vulkan/shaders/params/matmul_workgroup.h"
 #include "mlx_lite/primitives/linalg.h"
 
 namespace mlx_lite {
@@ -28,6 +31,7 @@ namespace {
 
 using MatmulKernel = vulkan::Kernel<params::MatmulParams, params::MatmulSpec>;
 using CoopKernel = vulkan::Kernel<params::MatmulParams, params::MatmulCoopSpec>;
+using WorkgroupKernel = vulkan::Kernel<params::MatmulParams, params::MatmulWorkgroupSpec>;
 using PartialsKernel = vulkan::Kernel<params::MatmulPartialsParams, params::MatmulPartialsSpec>;
 
 // matmul_<dtype>_tile<4 or 8>: 64 x 64 or 128 x 128 output tiles, written in
@@ -47,7 +51,7 @@ const MatmulKernel& kernel(Dtype t, int tile, bool partials) {
 const CoopKernel& coop_kernel(Dtype t, bool partials, vulkan::MatrixExtension ext) {
   auto khr = [](const char* name, bool bfloat16) {
     return CoopKernel(vulkan::Shader::translated_builtin(
-        name, vulkan::khr_builtin_shader(name, {.bfloat16_operands = bfloat16})));
+        name, vulkan::khr_builtin_shader(name, {.float16_as_bfloat16 = bfloat16})));
   };
   if (t == bfloat16) {
     static const CoopKernel c = khr("matmul_coop_bfloat16", true);
@@ -61,6 +65,18 @@ const CoopKernel& coop_kernel(Dtype t, bool partials, vulkan::MatrixExtension ex
   }
   static const CoopKernel c("matmul_coop_float16"), f32("matmul_coop_float16_f32");
   return partials ? f32 : c;
+}
+
+// matmul_workgroup_<t>, translated for KHR matrices (bfloat16's with every
+// float16 matrix made bfloat16).
+const WorkgroupKernel& workgroup_kernel(Dtype t) {
+  auto khr = [](const char* name, bool bfloat16) {
+    return WorkgroupKernel(vulkan::Shader::translated_builtin(
+        name, vulkan::khr_builtin_shader(name, {.float16_as_bfloat16 = bfloat16})));
+  };
+  static const WorkgroupKernel f16 = khr("matmul_workgroup_float16", false);
+  static const WorkgroupKernel bf16 = khr("matmul_workgroup_bfloat16", true);
+  return t == bfloat16 ? bf16 : f16;
 }
 
 // The most K one workgroup walks. lavapipe stops an invocation after 65,535
@@ -137,6 +153,48 @@ bool runs_of_8_aligned(int64_t fast_stride, int64_t slow_stride, int64_t offset,
          std::all_of(batch_strides.begin(), batch_strides.end(), aligned);
 }
 
+// Whether `device` can run matmul_workgroup.comp for operands of `t`: a
+// workgroup-scope shape for its 256 threads whose granularities divide its
+// tile, within the dimensions and shared memory the driver allows.
+bool workgroup_kernel_fits(const vulkan::Device& device, Dtype t) {
+  const vulkan::CooperativeMatrixShape* shape =
+      vulkan::matmul_workgroup_shape(device, t, params::kMatmulWorkgroupThreads);
+  if (shape == nullptr) return false;
+  const vulkan::DeviceFeatures& f = device.features();
+  const uint64_t shared = 16 * (params::kMatmulWorkgroupARuns + params::kMatmulWorkgroupBRuns) +
+                          uint64_t{f.workgroup_matrix_reserved_shared_memory};
+  return params::kMatmulWorkgroupTileM % shape->m == 0 &&
+         params::kMatmulWorkgroupTileN % shape->n == 0 &&
+         params::kMatmulWorkgroupStepK % shape->k == 0 &&
+         std::max(params::kMatmulWorkgroupTileM, params::kMatmulWorkgroupTileN) <=
+             f.workgroup_matrix_max_dimension &&
+         shared <= device.limits().max_shared_memory;
+}
+
+// C on workgroup-scope matrices (shaders/matmul_workgroup.comp), where the
+// device has them for the dtype, the tiles are whole and K needs no split
+// (both operands' runs of 8 aligned, checked by the caller); false where
+// the subgroup kernel is to run instead.
+bool dispatch_workgroup_tiles(vulkan::Encoder& encoder, const vulkan::Device& device,
+                              const params::MatmulParams& p, const vulkan::ShapeBlock& shapes,
+                              const array& a, const array& b, array& out, int64_t batches,
+                              bool a_k_fast, bool b_n_fast) {
+  const int64_t tm = params::kMatmulWorkgroupTileM, tn = params::kMatmulWorkgroupTileN;
+  if (p.M % tm != 0 || p.N % tn != 0 || p.K % params::kMatmulWorkgroupStepK != 0) return false;
+  const int64_t tiles = batches * (p.M / tm) * (p.N / tn);
+  if (split_k(p.K, std::numeric_limits<int32_t>::max(), tiles).splits != 1) return false;
+  static const bool f16 = workgroup_kernel_fits(device, float16);
+  static const bool bf16 = workgroup_kernel_fits(device, bfloat16);
+  if (!(a.dtype() == float16 ? f16 : a.dtype() == bfloat16 && bf16)) return false;
+  const params::MatmulWorkgroupSpec spec{.workgroup_size = params::kMatmulWorkgroupThreads,
+                                         .A_K_FAST = a_k_fast,
+                                         .B_N_FAST = b_n_fast};
+  encoder.dispatch(workgroup_kernel(a.dtype()), spec, p, shapes,
+                   {vulkan::input(a), vulkan::input(b), vulkan::output(out)},
+                   vulkan::Grid::workgroups(tiles));
+  return true;
+}
+
 }  // namespace
 
 void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
@@ -175,14 +233,9 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const bool b_n_fast = K == 1 || (N > 1 && p.b_col_stride == 1);
   auto& encoder = vulkan::encoder(stream());
 
-  const vulkan::MatrixExtension ext =
-      vulkan::matmul_matrix_extension(vulkan::Device::get(), a.dtype());
+  const vulkan::Device& device = vulkan::Device::get();
+  const vulkan::MatrixExtension ext = vulkan::matmul_matrix_extension(device, a.dtype());
   if (ext != vulkan::MatrixExtension::none) {
-    const int64_t tm = params::kMatmulCoopTileM, tn = params::kMatmulCoopTileN;
-    const int64_t tiles = batches * ((M + tm - 1) / tm) * ((N + tn - 1) / tn);
-    // Matrix-unit devices have no loop cap to keep under: K is split only
-    // to give an idle GPU more workgroups.
-    const KSplit split = split_k(K, std::numeric_limits<int32_t>::max(), tiles);
     // Shared memory keeps each operand's layout: its runs of 8 lie along
     // the unit-strided dim where there is one.
     const Strides& as = st[0];
@@ -191,6 +244,16 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
                                 : runs_of_8_aligned(p.a_row_stride, p.a_col_stride, p.a_offset, as);
     const bool b_vec = b_n_fast ? runs_of_8_aligned(p.b_col_stride, p.b_row_stride, p.b_offset, bs)
                                 : runs_of_8_aligned(p.b_row_stride, p.b_col_stride, p.b_offset, bs);
+    if (a_vec && b_vec &&
+        dispatch_workgroup_tiles(encoder, device, p, shapes, a, b, out, batches, a_k_fast,
+                                 b_n_fast)) {
+      return;
+    }
+    const int64_t tm = params::kMatmulCoopTileM, tn = params::kMatmulCoopTileN;
+    const int64_t tiles = batches * ((M + tm - 1) / tm) * ((N + tn - 1) / tn);
+    // Matrix-unit devices have no loop cap to keep under: K is split only
+    // to give an idle GPU more workgroups.
+    const KSplit split = split_k(K, std::numeric_limits<int32_t>::max(), tiles);
     // Every split of K is then a multiple of the step too (split_k's
     // chunks are).
     const bool whole_tiles =

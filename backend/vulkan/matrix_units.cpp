@@ -8,22 +8,27 @@
 #include <string_view>
 #include <vector>
 
+#include "backend/vulkan/shaders/params/matmul_workgroup.h"
+
 namespace mlx_lite::vulkan {
 
 namespace {
 
-// MLX_LITE_MATRIX_UNITS, read once (the process has one device, Device::get):
-// the one extension matrices may go through, or none.
-MatrixExtension choice() {
-  static const MatrixExtension c = [] {
+// MLX_LITE_MATRIX_UNITS, read once (the process has one device, Device::get).
+enum class Choice { automatic, nv, khr, none };
+
+Choice choice() {
+  static const Choice c = [] {
     const char* env = std::getenv("MLX_LITE_MATRIX_UNITS");
     const std::string_view v = env == nullptr ? "" : env;
-    if (v.empty() || v == "1" || v == "nv") return MatrixExtension::nv;
-    if (v == "0") return MatrixExtension::none;
-    if (v == "khr") return MatrixExtension::khr;
+    if (v.empty() || v == "1") return Choice::automatic;
+    if (v == "nv") return Choice::nv;
+    if (v == "khr") return Choice::khr;
+    if (v == "0") return Choice::none;
     throw std::invalid_argument(fmt::format(
-        "[gpu] MLX_LITE_MATRIX_UNITS='{}': expected 0 (no matrix units), 1 or nv (the default: "
-        "VK_NV_cooperative_matrix), or khr (VK_KHR_cooperative_matrix only).",
+        "[gpu] MLX_LITE_MATRIX_UNITS='{}': expected 1 (the default: every extension the device "
+        "has), nv (VK_NV_cooperative_matrix only), khr (VK_KHR_cooperative_matrix only) or 0 "
+        "(no matrix units).",
         v));
   }();
   return c;
@@ -58,10 +63,8 @@ std::string why_not_float16(const DeviceFeatures& f, MatrixExtension ext) {
 }
 
 std::string why_not_bfloat16(const DeviceFeatures& f) {
-  if (choice() == MatrixExtension::nv) {
-    return "its fragments are KHR ones, opt-in: MLX_LITE_MATRIX_UNITS=khr";
-  }
-  if (choice() == MatrixExtension::none) return "MLX_LITE_MATRIX_UNITS=0";
+  if (choice() == Choice::nv) return "its fragments are KHR ones: MLX_LITE_MATRIX_UNITS=nv";
+  if (choice() == Choice::none) return "MLX_LITE_MATRIX_UNITS=0";
   if (!f.khr_cooperative_matrix) return "no VK_KHR_cooperative_matrix";
   if (!f.bfloat16_cooperative_matrix) return "no VK_KHR_shader_bfloat16 matrices";
   if (!has_shape(f.khr_cooperative_matrix_shapes, "bfloat16")) {
@@ -76,14 +79,23 @@ struct Float16Decision {
   std::string why_not;
 };
 
+// float16 takes NV fragments where the choice allows them and the device
+// has them (the path verified longest), else KHR ones.
 const Float16Decision& float16_decision(const Device& d) {
   static const Float16Decision decision = [&d] {
-    const MatrixExtension ext = choice();
-    if (ext == MatrixExtension::none) {
-      return Float16Decision{MatrixExtension::none, "MLX_LITE_MATRIX_UNITS=0"};
+    const Choice c = choice();
+    if (c == Choice::none) return Float16Decision{MatrixExtension::none, "MLX_LITE_MATRIX_UNITS=0"};
+    std::string why;
+    for (const MatrixExtension ext : {MatrixExtension::nv, MatrixExtension::khr}) {
+      if ((ext == MatrixExtension::nv && c == Choice::khr) ||
+          (ext == MatrixExtension::khr && c == Choice::nv)) {
+        continue;
+      }
+      std::string why_not = why_not_float16(d.features(), ext);
+      if (why_not.empty()) return Float16Decision{ext, ""};
+      why += (why.empty() ? "" : "; ") + why_not;
     }
-    std::string why = why_not_float16(d.features(), ext);
-    return Float16Decision{why.empty() ? ext : MatrixExtension::none, std::move(why)};
+    return Float16Decision{MatrixExtension::none, why};
   }();
   return decision;
 }
@@ -101,7 +113,7 @@ std::string_view name(MatrixExtension ext) {
 
 bool khr_matrices_requested() {
   try {
-    return choice() == MatrixExtension::khr;
+    return choice() == Choice::automatic || choice() == Choice::khr;
   } catch (const std::invalid_argument&) {
     return false;  // the device is still created; the first matmul reports the value
   }
@@ -115,6 +127,28 @@ MatrixExtension matmul_matrix_extension(const Device& d, Dtype t) {
   if (t == float16) return float16_matrix_extension(d);
   if (t == bfloat16 && bfloat16_why_not(d).empty()) return MatrixExtension::khr;
   return MatrixExtension::none;
+}
+
+const CooperativeMatrixShape* matmul_workgroup_shape(const Device& d, Dtype t,
+                                                     uint32_t invocations) {
+  const DeviceFeatures& f = d.features();
+  if ((t != float16 && t != bfloat16) || choice() == Choice::nv || choice() == Choice::none ||
+      !f.workgroup_cooperative_matrix) {
+    return nullptr;
+  }
+  // The panels are staged as the subgroup kernel's are, the product taken
+  // through KHR matrices: float16 needs KHR's fragments, bfloat16 its own.
+  const bool operands_ok =
+      t == float16 ? why_not_float16(f, MatrixExtension::khr).empty() : bfloat16_why_not(d).empty();
+  if (!operands_ok) return nullptr;
+  const std::string_view operands = t == float16 ? "float16" : "bfloat16";
+  for (const CooperativeMatrixShape& s : f.workgroup_cooperative_matrix_shapes) {
+    if (s.a == operands && s.b == operands && s.c == "float32" && s.result == "float32" &&
+        s.invocations == invocations) {
+      return &s;
+    }
+  }
+  return nullptr;
 }
 
 bool kernel_matrix_units(const Device& d) {
@@ -142,6 +176,15 @@ std::string describe_matmul_matrix_units(const Device& d) {
                      s.empty() ? "" : "; ", name(MatrixExtension::khr));
   }
   if (s.empty()) return "none (" + f16.why_not + ")";
+  for (const Dtype t : {float16, bfloat16}) {
+    if (const CooperativeMatrixShape* w =
+            matmul_workgroup_shape(d, t, params::kMatmulWorkgroupThreads)) {
+      s += fmt::format(
+          "; {} whole tiles on workgroup-scope matrices (VK_NV_cooperative_matrix2, "
+          "granules of {}x{}x{}, {} threads)",
+          dtype_name(t), w->m, w->n, w->k, w->invocations);
+    }
+  }
   if (f16.ext == MatrixExtension::none) s += "; not float16 (" + f16.why_not + ")";
   if (!bf16.empty()) s += "; not bfloat16 (" + bf16 + ")";
   return s;

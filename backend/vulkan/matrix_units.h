@@ -9,20 +9,19 @@
 // The shaders are written with VK_NV_cooperative_matrix (all Debian 12's
 // glslang compiles); for devices with VK_KHR_cooperative_matrix their SPIR-V
 // is translated (khr_cooperative_matrix.h), and bfloat16, which only KHR
-// types carry (VK_KHR_shader_bfloat16), runs only there.
+// types carry (VK_KHR_shader_bfloat16), runs only there. Where the device
+// also has VK_NV_cooperative_matrix2's workgroup-scope matrices (NVIDIA:
+// Hopper's warpgroup instructions), whole tiles of float16 and bfloat16 run
+// on them (shaders/matmul_workgroup.comp, through KHR's instructions).
 //
-// MLX_LITE_MATRIX_UNITS chooses: unset, 1 or nv, VK_NV_cooperative_matrix
-// (the default); khr, VK_KHR_cooperative_matrix only (float16 and
-// bfloat16); 0, neither (the tiled kernel and the library's fallback, which
-// every device runs). Any other value is refused with an exception. KHR is
-// opt-in until its whole test runs on a device: on an H200 every matmul test
-// through it matched the CPU but the one with 8M-element outputs, which did
-// not finish in the 20 to 30 s those runs allowed (the GPU watchdog, at 6 s,
-// did not fire: most likely the CPU side, whose reads of arrays in
-// device-local memory are uncached, took 2.3 s for a 512 x 384 product;
-// docs/performance.md, issue 17's sixth part). The default is the
-// configuration verified before, and the device is then not created with
-// the KHR extensions either.
+// MLX_LITE_MATRIX_UNITS chooses: unset or 1, every extension the device has
+// (float16 fragments through NV where it has them, the path verified
+// longest, else KHR; bfloat16 and workgroup scope through KHR); nv,
+// VK_NV_cooperative_matrix only (float16 fragments; the device is then not
+// created with the KHR extensions); khr, VK_KHR_cooperative_matrix only
+// (float16 and bfloat16, workgroup scope included); 0, none (the tiled
+// kernel and the library's fallback, which every device runs). Any other
+// value is refused with an exception.
 #pragma once
 
 #include <string>
@@ -34,9 +33,10 @@ namespace mlx_lite::vulkan {
 
 enum class MatrixExtension { none, nv, khr };
 
-// Whether MLX_LITE_MATRIX_UNITS asks for KHR cooperative matrices (the
-// device enables VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16 only
-// then). Throws std::invalid_argument for a malformed value.
+// Whether MLX_LITE_MATRIX_UNITS allows KHR cooperative matrices (the device
+// enables VK_KHR_cooperative_matrix, VK_KHR_shader_bfloat16 and
+// VK_NV_cooperative_matrix2 only then). Never throws: a malformed value is
+// reported by the first matmul.
 bool khr_matrices_requested();
 
 // Which extension float16 matrices (Matmul's, custom kernels') go through on `d`.
@@ -45,6 +45,15 @@ MatrixExtension float16_matrix_extension(const Device& d);
 // Whether Matmul of operands of dtype `t` runs on `d`'s matrix units, and
 // through which extension (none where it does not).
 MatrixExtension matmul_matrix_extension(const Device& d, Dtype t);
+
+// The workgroup-scope shape (VK_NV_cooperative_matrix2, device_features.h)
+// a Matmul of `t` on `d` can use for whole tiles with workgroups of
+// `invocations` (shaders/matmul_workgroup.comp): float16 or bfloat16
+// operands, float32 accumulation, where Matmul of `t` runs through KHR
+// matrices; nullptr where there is none (or MLX_LITE_WORKGROUP_MATRICES=0,
+// which measures the subgroup kernel against it).
+const CooperativeMatrixShape* matmul_workgroup_shape(const Device& d, Dtype t,
+                                                     uint32_t invocations);
 
 // Whether custom kernels' simdgroup matrices are the device's cooperative
 // matrices (float16 fragments, as float16 Matmul); else the library's fallback.

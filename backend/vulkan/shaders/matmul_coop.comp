@@ -40,6 +40,7 @@
 #include "params/matmul_coop.h"
 
 #include "shape_block.glsl"
+#include "tile_order.glsl"
 
 layout(set = 0, binding = 1) readonly buffer A { IN_ELEM a_buf[]; };
 layout(set = 0, binding = 1) readonly buffer A8 { uvec4 a_vec[]; };
@@ -185,16 +186,6 @@ void store_result(uint wm, uint wn, uint c_base, ACCUMULATOR acc[FM * FN]) {
     }
     subgroupBarrier();  // the fragment is read before the next one lands
   }
-}
-
-// Tile t of a tiles_m x tiles_n grid, in groups of 8 tile rows walked
-// column by column, so that workgroups running together share panels of A
-// and B in the L2 cache.
-uvec2 tile_coord(uint t, uint tiles_m, uint tiles_n) {
-  const uint group = t / (8u * tiles_n), first = 8u * group;
-  const uint rows = min(tiles_m - first, 8u);
-  const uint in_group = t - group * 8u * tiles_n;
-  return uvec2(first + in_group % rows, in_group / rows);
 }
 
 void main() {
