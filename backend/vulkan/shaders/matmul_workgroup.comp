@@ -15,8 +15,11 @@
 // The threads stage each panel through shared memory, in runs of 8
 // elements along the operand's unit-strided dim (A_K_FAST, B_N_FAST: a
 // transposed operand loads column-major, without a copy), loading the next
-// panels into registers while the current ones multiply. Loading the panels
-// as matrices straight from memory was 4 to 5 times slower.
+// panels into registers while the current ones multiply. Measured on an
+// H200 (docs/performance.md, issue 17's seventh part): loading the panels as
+// matrices straight from memory was 4 to 5 times slower, rows without their
+// run of padding 2 times, and double-buffered panels (one barrier a step)
+// slower too.
 //
 // Written with GL_NV_cooperative_matrix types of workgroup scope (all
 // Debian 12's glslang compiles); it runs only as translated for
