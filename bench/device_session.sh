@@ -15,7 +15,11 @@
 #           batch schedules; compare-gpu, compare-kernels and
 #           compare-grid_sample time the packed build against BEFORE_DIR's,
 #           alternately (bench/compare_builds.py), each in one call)
-# Then: python3 bench/plot_grid_sample.py OUT/grid_sample.json docs/grid_sample.png
+# Then, here, with OUT holding `run ops` and `run grid_sample` of one session:
+#   python3 bench/render_performance.py OUT   (docs/performance.md's summary
+#           table of every op against PyTorch and grid_sample against Triton,
+#           wall and GPU time, and docs/performance_ratios.png)
+#   python3 bench/plot_grid_sample.py OUT/grid_sample.json docs/grid_sample.png
 set -euo pipefail
 
 programs=(bench_gpu bench_linalg bench_custom_kernel bench_grid_sample bench_grid_sample_kernels
