@@ -49,9 +49,10 @@ MatrixExtension matmul_matrix_extension(const Device& d, Dtype t);
 // The workgroup-scope shape (VK_NV_cooperative_matrix2, device_features.h)
 // a Matmul of `t` on `d` can use for whole tiles with workgroups of
 // `invocations` (shaders/matmul_workgroup.comp): float16 or bfloat16
-// operands, float32 accumulation, where Matmul of `t` runs through KHR
-// matrices; nullptr where there is none (or MLX_LITE_WORKGROUP_MATRICES=0,
-// which measures the subgroup kernel against it).
+// operands, float32 accumulation, through KHR matrices (so float16 needs
+// KHR's fragments even where its subgroup kernel takes NV ones); nullptr
+// where there is none, or where MLX_LITE_MATRIX_UNITS is nv or 0 (nv
+// measures the subgroup kernel against it).
 const CooperativeMatrixShape* matmul_workgroup_shape(const Device& d, Dtype t,
                                                      uint32_t invocations);
 
