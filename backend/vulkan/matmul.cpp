@@ -45,14 +45,19 @@ const MatmulKernel& kernel(Dtype t, int tile, bool partials) {
   return tile == 8 ? tile8(t) : tile4(t);
 }
 
+// Built-in shader `name` translated for KHR cooperative matrices, every
+// float16 matrix made bfloat16 where `bfloat16`.
+template <class K>
+K khr_kernel(const char* name, bool bfloat16) {
+  return K(vulkan::Shader::translated_builtin(
+      name, vulkan::khr_builtin_shader(name, {.float16_as_bfloat16 = bfloat16})));
+}
+
 // matmul_coop_<t>[_f32]: 128 x 128 tiles on the matrix units, C in t or
 // (partials) float32; as compiled (NV cooperative matrices) or translated
 // for KHR ones (bfloat16 only there: its fragments are KHR types).
 const CoopKernel& coop_kernel(Dtype t, bool partials, vulkan::MatrixExtension ext) {
-  auto khr = [](const char* name, bool bfloat16) {
-    return CoopKernel(vulkan::Shader::translated_builtin(
-        name, vulkan::khr_builtin_shader(name, {.float16_as_bfloat16 = bfloat16})));
-  };
+  auto khr = khr_kernel<CoopKernel>;
   if (t == bfloat16) {
     static const CoopKernel c = khr("matmul_coop_bfloat16", true);
     static const CoopKernel f32 = khr("matmul_coop_bfloat16_f32", true);
@@ -70,12 +75,9 @@ const CoopKernel& coop_kernel(Dtype t, bool partials, vulkan::MatrixExtension ex
 // matmul_workgroup_<t>, translated for KHR matrices (bfloat16's with every
 // float16 matrix made bfloat16).
 const WorkgroupKernel& workgroup_kernel(Dtype t) {
-  auto khr = [](const char* name, bool bfloat16) {
-    return WorkgroupKernel(vulkan::Shader::translated_builtin(
-        name, vulkan::khr_builtin_shader(name, {.float16_as_bfloat16 = bfloat16})));
-  };
-  static const WorkgroupKernel f16 = khr("matmul_workgroup_float16", false);
-  static const WorkgroupKernel bf16 = khr("matmul_workgroup_bfloat16", true);
+  static const WorkgroupKernel f16 = khr_kernel<WorkgroupKernel>("matmul_workgroup_float16", false);
+  static const WorkgroupKernel bf16 =
+      khr_kernel<WorkgroupKernel>("matmul_workgroup_bfloat16", true);
   return t == bfloat16 ? bf16 : f16;
 }
 
