@@ -100,15 +100,43 @@ TEST_F(GpuMatmul, BatchedWithBroadcastBatchDims) {
 }
 
 TEST_F(GpuMatmul, WideTilesWithEdges) {
-  // Enough 128 x 128 tiles to take the 8 x 8-per-thread kernel, with partial
-  // tiles on every edge.
+  // Enough 128 x 128 tiles to take the 8 x 8-per-thread kernel (512: 60
+  // matrices of 3 x 3), with partial tiles on every edge.
   for (auto t : kFloatDtypes) {
-    array a = test_values({30, 257, 20}, t, 17, -1, 1);
-    array b = test_values({30, 20, 259}, t, 18, -1, 1);
+    array a = test_values({60, 257, 20}, t, 17, -1, 1);
+    array b = test_values({60, 20, 259}, t, 18, -1, 1);
     expect_matmul_close(a, b, "wide tiles");
-    expect_matmul_close(transpose(test_values({30, 20, 257}, t, 19, -1, 1), {0, 2, 1}),
-                        transpose(test_values({30, 259, 20}, t, 20, -1, 1), {0, 2, 1}),
+    expect_matmul_close(transpose(test_values({60, 20, 257}, t, 19, -1, 1), {0, 2, 1}),
+                        transpose(test_values({60, 259, 20}, t, 20, -1, 1), {0, 2, 1}),
                         "wide tiles transposed");
+  }
+}
+
+// Runs of 4 along the unit-strided dim load as vectors where they are
+// aligned and whole: every layout with M, N and K multiples of 4 but not of
+// a tile, in both tile sizes, and the near misses that load element by
+// element (an offset, a row stride and a K that are not multiples of 4).
+TEST_F(GpuMatmul, RunsOfFourAndTheirNearMisses) {
+  auto operand = [](int batch, int rows, int cols, bool transposed, Dtype t, int seed) {
+    return transposed ? transpose(test_values({batch, cols, rows}, t, seed, -1, 1), {0, 2, 1})
+                      : test_values({batch, rows, cols}, t, seed, -1, 1);
+  };
+  for (auto t : kFloatDtypes) {
+    // 1 matrix takes 64 x 64 tiles; 128 of 2 x 2 wide tiles take 128 x 128.
+    for (auto [batch, M, N, K] : {std::array{1, 68, 36, 20}, std::array{128, 132, 132, 12}}) {
+      for (bool ta : {false, true}) {
+        for (bool tb : {false, true}) {
+          expect_matmul_close(
+              operand(batch, M, K, ta, t, 21), operand(batch, K, N, tb, t, 22),
+              fmt::format("{}x{}x{}x{} {}{}", batch, M, N, K, ta ? 't' : 'n', tb ? 't' : 'n'));
+        }
+      }
+    }
+    array a = test_values({68, 42}, t, 23, -1, 1);
+    array b = test_values({42, 36}, t, 24, -1, 1);
+    expect_matmul_close(slice(a, {0, 1}, {68, 41}), slice(b, {1, 0}, {41, 36}), "offset 1");
+    expect_matmul_close(slice(a, {0, 0}, {68, 40}), slice(b, {0, 0}, {40, 36}), "row stride 42");
+    expect_matmul_close(slice(a, {0, 0}, {68, 39}), slice(b, {0, 0}, {39, 36}), "K = 39");
   }
 }
 

@@ -83,14 +83,12 @@ const WorkgroupKernel& workgroup_kernel(Dtype t) {
 
 // The most K one workgroup walks. lavapipe stops an invocation after 65,535
 // loop iterations in all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS), silently; a
-// step of 16 along K costs about 2 of them with 64 x 64 tiles and 19 with
-// 128 x 128 ones (where Mesa leaves the inner loop rolled), measured as the
-// K at which a product of ones came out short: 524,256 and 55,185. These
-// chunks keep within a quarter and two thirds of the cap (8,192 and 38,912
-// iterations); an H100 would need no split, but takes it too, so both
-// devices add in the same order, and K this long is rare.
-constexpr int64_t kMaxKTile4 = int64_t{1} << 16;
-constexpr int64_t kMaxKTile8 = int64_t{1} << 15;
+// step of 16 along K costs 2 of them with either tile (its inner loops are
+// unrolled), measured as the K at which a product of ones came out short:
+// 524,256. This chunk keeps within an eighth of the cap (8,192 iterations);
+// an H100 would need no split, but takes it too, so both devices add in the
+// same order, and K this long is rare.
+constexpr int64_t kMaxK = int64_t{1} << 16;
 
 // Workgroups enough to keep a large GPU busy (an H100 has 132 SMs).
 constexpr int64_t kBusyWorkgroups = 256;
@@ -98,6 +96,10 @@ constexpr int64_t kBusyWorkgroups = 256;
 // one workgroup walks all of K (64 x 64 by 65,536: 3.4 ms on an H100,
 // cuBLAS 0.04 ms), so K is split for them too, into chunks of at least this.
 constexpr int64_t kMinKChunk = 512;
+// 128 x 128 tiles where there are at least this many: with fewer, a large
+// GPU runs a last wave of them mostly idle (64 x 256^2 and 2048^2, 256
+// tiles, were 5-15% faster in 64 x 64 tiles on an H200).
+constexpr int64_t kWideTileWorkgroups = 512;
 
 // How a K is split: `splits` chunks of k_chunk (a multiple of the kernel's
 // step of 16, at least 1), as even as that allows. It depends on the shapes
@@ -143,14 +145,14 @@ void dispatch_tiles(vulkan::Encoder& encoder, const K& kernel, const K& partials
                    {vulkan::input(partials), vulkan::output(out)}, vulkan::Grid::threads(n));
 }
 
-// Whether runs of 8 elements along an operand's unit-strided dim (rows along
-// `fast_stride`) start at multiples of 8 elements, so that the matrix-unit
-// kernel loads them as 16-byte vectors: the run's dim is unit-strided, and
-// the offset, the other dim's stride and the batch strides are multiples
-// of 8.
-bool runs_of_8_aligned(int64_t fast_stride, int64_t slow_stride, int64_t offset,
-                       const Strides& batch_strides) {
-  auto aligned = [](int64_t v) { return v % 8 == 0; };
+// Whether runs of `run` elements along an operand's unit-strided dim (rows
+// along `fast_stride`) start at multiples of `run` elements, so that a
+// kernel loads them as vectors: the run's dim is unit-strided, and the
+// offset, the other dim's stride and the batch strides are multiples of
+// `run`.
+bool runs_aligned(int64_t run, int64_t fast_stride, int64_t slow_stride, int64_t offset,
+                  const Strides& batch_strides) {
+  auto aligned = [run](int64_t v) { return v % run == 0; };
   return fast_stride == 1 && aligned(slow_stride) && aligned(offset) &&
          std::all_of(batch_strides.begin(), batch_strides.end(), aligned);
 }
@@ -234,18 +236,18 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const bool a_k_fast = M == 1 || (K > 1 && p.a_col_stride == 1);
   const bool b_n_fast = K == 1 || (N > 1 && p.b_col_stride == 1);
   auto& encoder = vulkan::encoder(stream());
+  const Strides& as = st[0];  // the batch strides
+  const Strides& bs = st[1];
 
   const vulkan::Device& device = vulkan::Device::get();
   const vulkan::MatrixExtension ext = vulkan::matmul_matrix_extension(device, a.dtype());
   if (ext != vulkan::MatrixExtension::none) {
     // Shared memory keeps each operand's layout: its runs of 8 lie along
     // the unit-strided dim where there is one.
-    const Strides& as = st[0];
-    const Strides& bs = st[1];
-    const bool a_vec = a_k_fast ? runs_of_8_aligned(p.a_col_stride, p.a_row_stride, p.a_offset, as)
-                                : runs_of_8_aligned(p.a_row_stride, p.a_col_stride, p.a_offset, as);
-    const bool b_vec = b_n_fast ? runs_of_8_aligned(p.b_col_stride, p.b_row_stride, p.b_offset, bs)
-                                : runs_of_8_aligned(p.b_row_stride, p.b_col_stride, p.b_offset, bs);
+    const bool a_vec = a_k_fast ? runs_aligned(8, p.a_col_stride, p.a_row_stride, p.a_offset, as)
+                                : runs_aligned(8, p.a_row_stride, p.a_col_stride, p.a_offset, as);
+    const bool b_vec = b_n_fast ? runs_aligned(8, p.b_col_stride, p.b_row_stride, p.b_offset, bs)
+                                : runs_aligned(8, p.b_row_stride, p.b_col_stride, p.b_offset, bs);
     if (a_vec && b_vec &&
         dispatch_workgroup_tiles(encoder, device, p, shapes, a, b, out, batches, a_k_fast,
                                  b_n_fast)) {
@@ -275,13 +277,30 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   // 64 x 64 ones, but need enough of them to keep every core busy, and
   // matrices large enough not to waste most of each tile.
   const int64_t wide_tiles = batches * ((M + 127) / 128) * ((N + 127) / 128);
-  const int tile = M > 64 && N > 64 && wide_tiles >= kBusyWorkgroups ? 8 : 4;
+  const int tile = M > 64 && N > 64 && wide_tiles >= kWideTileWorkgroups ? 8 : 4;
   const int64_t tile_size = 16 * tile;
   const int64_t tiles =
       batches * ((M + tile_size - 1) / tile_size) * ((N + tile_size - 1) / tile_size);
-  const KSplit split = split_k(K, tile == 8 ? kMaxKTile8 : kMaxKTile4, tiles);
-  const params::MatmulSpec spec{
-      .workgroup_size = params::kMatmulThreads, .A_K_FAST = a_k_fast, .B_N_FAST = b_n_fast};
+  const KSplit split = split_k(K, kMaxK, tiles);
+  // Runs of 4 along the unit-strided dim load as vectors where they are
+  // aligned and that dim's extent leaves none cut by the edge (splits of K
+  // are multiples of 16). Not float32 runs along k: on an H200 they made
+  // nn 10% and nt 20% slower than loading element by element; 16-bit runs
+  // along k made the float16 and bfloat16 nn 1.6x and 1.4x faster.
+  const bool k_runs = size_of(a.dtype()) == 2;
+  const bool a_vec =
+      a_k_fast
+          ? k_runs && K % 4 == 0 && runs_aligned(4, p.a_col_stride, p.a_row_stride, p.a_offset, as)
+          : M % 4 == 0 && runs_aligned(4, p.a_row_stride, p.a_col_stride, p.a_offset, as);
+  const bool b_vec =
+      b_n_fast
+          ? N % 4 == 0 && runs_aligned(4, p.b_col_stride, p.b_row_stride, p.b_offset, bs)
+          : k_runs && K % 4 == 0 && runs_aligned(4, p.b_row_stride, p.b_col_stride, p.b_offset, bs);
+  const params::MatmulSpec spec{.workgroup_size = params::kMatmulThreads,
+                                .A_K_FAST = a_k_fast,
+                                .B_N_FAST = b_n_fast,
+                                .A_VEC = a_vec,
+                                .B_VEC = b_vec};
   dispatch_tiles(encoder, kernel(out.dtype(), tile, false), kernel(out.dtype(), tile, true), spec,
                  p, shapes, a, b, out, tiles, split);
 }

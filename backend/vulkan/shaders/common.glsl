@@ -104,16 +104,17 @@ uint float_to_bf16(float f) {
   return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
 }
 
+// Selects rather than branches: the tiled matmul converts 8 elements a
+// thread a step, where branches that diverge would run one after another.
 float half_to_float(uint h) {
   const uint sign = (h & 0x8000u) << 16;
   const uint exponent = (h >> 10) & 0x1fu;
   const uint mantissa = h & 0x3ffu;
-  if (exponent == 0x1fu) return uintBitsToFloat(sign | 0x7f800000u | (mantissa << 13));
-  if (exponent == 0u) {
-    // Zero or subnormal: mantissa * 2^-24, exact (and normal) in float.
-    return uintBitsToFloat(sign | floatBitsToUint(float(mantissa) * 5.9604644775390625e-8));
-  }
-  return uintBitsToFloat(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+  const uint normal = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+  const uint special = sign | 0x7f800000u | (mantissa << 13);  // inf or nan
+  // Zero or subnormal: mantissa * 2^-24, exact (and normal) in float.
+  const uint small = sign | floatBitsToUint(float(mantissa) * 5.9604644775390625e-8);
+  return uintBitsToFloat(exponent == 0x1fu ? special : (exponent == 0u ? small : normal));
 }
 
 uint float_to_half(float value) {

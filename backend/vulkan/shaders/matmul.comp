@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 // Matmul: C = A (M x K) * B (K x N) for each batch matrix, in float.
 //
 // Each workgroup of 256 threads (16 x 16) computes one BM x BN tile of C
@@ -8,14 +9,17 @@
 // 4 * tx + 64 * j + c (i, j < TILE / 4; r, c < 4), so that its operands are
 // vec4 reads of shared memory that neighbouring threads take side by side
 // (no bank conflicts) and its stores are runs of 4 columns. K advances in
-// steps of BK = 16: the threads load the next A and B panels into registers
-// while they multiply the current ones out of shared memory.
+// steps of BK = 16 through a double buffer in shared memory: the threads
+// load the next A and B panels into registers while they multiply the
+// current ones, then store them into the other half (one barrier a step).
 //
 // Operands are read through their strides (transposed or sliced matrices
 // need no copy); a spec constant says which dim is unit-strided so that
-// neighbouring threads load neighbouring elements. Elements past M, N or K
-// load as 0 and outputs past M or N are not stored, so any size works
-// (K = 0 gives zeros).
+// neighbouring threads load neighbouring elements. Where that dim's runs of
+// 4 elements are aligned and whole (A_VEC, B_VEC; the host checks), each
+// thread loads runs of 4 as one vector. Elements past M, N or K load as 0
+// and outputs past M or N are not stored, so any size works (K = 0 gives
+// zeros).
 //
 // Parameters: params/matmul.h; C is dense row-major from 0. Workgroup w
 // (folded into y past the device's limit) computes tile w %
@@ -28,31 +32,48 @@
 #include "common.glsl"
 #include "params/matmul.h"
 
-
 #include "shape_block.glsl"
+#include "tile_order.glsl"
 
+// Runs of 4 elements: a uvec4 of 32-bit elements' bits, or a uvec2 of
+// 16-bit ones (the element at offset e lies in run e / 4).
+#if IN_BITS == 32
+#define RUN uvec4
+#else
+#define RUN uvec2
+#endif
 layout(set = 0, binding = 1) readonly buffer A { IN_ELEM a_buf[]; };
+layout(set = 0, binding = 1) readonly buffer A4 { RUN a_run[]; };
 layout(set = 0, binding = 2) readonly buffer B { IN_ELEM b_buf[]; };
+layout(set = 0, binding = 2) readonly buffer B4 { RUN b_run[]; };
 layout(set = 0, binding = 3) writeonly buffer C { OUT_ELEM c_buf[]; };
+#if OUT_BITS == 32
+layout(set = 0, binding = 3) writeonly buffer C4 { vec4 c_vec4[]; };
+#endif
 
 const uint kThreads = kMatmulThreads;
 const uint BM = 16u * TILE;
 const uint BN = 16u * TILE;
 const uint BK = 16u;
 const uint V = TILE / 4u;  // vec4s per micro-tile row or column
-// Panels are stored k-major (As[k][m], Bs[k][n]) as vec4s; 4 floats of
-// padding per k spread the transposing stores of a k-fast load over banks.
-const uint LDA = BM / 4u + 1u;
-const uint LDB = BN / 4u + 1u;
-shared vec4 As[BK * LDA];
-shared vec4 Bs[BK * LDB];
+// Panels are stored k-major (As[k][m], Bs[k][n]) as vec4s, two of each (the
+// double buffer: 32 KiB for 128 x 128 tiles, lavapipe's limit, so no room
+// for padding). Vec4 q of row k lies at q ^ (k % 8) of that row: the XOR
+// spreads the transposing stores of a k-fast load over banks, as padding
+// would, and keeps the 8 consecutive vec4s a reader takes on distinct
+// banks.
+const uint ROW = BM / 4u;  // vec4s per k (BM = BN)
+const uint PANEL = BK * ROW;
+shared vec4 As[2u * PANEL];
+shared vec4 Bs[2u * PANEL];
 
-// A panel element's place in the tile: e = t + 256 * i walks the panel in
-// the order of the operand's unit-strided dim (rows of `wide` elements by
-// BK, or BK by `wide`).
-uvec2 panel_coord(uint e, bool k_fast, uint wide) {
-  return k_fast ? uvec2(e / BK, e % BK) : uvec2(e % wide, e / wide);  // (m or n, k)
-}
+// Where vec4 q of row k of panel buffer `at` (0 or 1) lies.
+uint panel_index(uint at, uint k, uint q) { return at * PANEL + k * ROW + (q ^ (k & 7u)); }
+
+// Each thread moves SHARE elements of each panel a step: one at a time, or
+// as RUNS runs of 4 (*_VEC).
+const uint SHARE = BM * BK / kThreads;
+const uint RUNS = SHARE / 4u;
 
 // The tile's place and the operands' layout, set once in main().
 uint M, N, K, m0, n0, a_base, b_base, ars, acs, brs, bcs;
@@ -87,62 +108,174 @@ float element_value(uint bits) {
 #endif
 }
 
-// This thread's share of the panels at k0: TILE elements of each, as bits
-// (0 is 0.0 in every float dtype).
-void load_panels(uint k0, out uint a_next[TILE], out uint b_next[TILE]) {
-  for (uint i = 0u; i < TILE; ++i) {
-    const uvec2 p = panel_coord(gl_LocalInvocationID.x + kThreads * i, A_K_FAST, BM);
-    const uint m = m0 + p.x, ka = k0 + p.y;
-    a_next[i] = (m < M && ka < K) ? element_bits(a_buf[a_base + m * ars + ka * acs]) : 0u;
-    const uvec2 q = panel_coord(gl_LocalInvocationID.x + kThreads * i, !B_N_FAST, BN);
-    const uint n = n0 + q.x, kb = k0 + q.y;
-    b_next[i] = (n < N && kb < K) ? element_bits(b_buf[b_base + kb * brs + n * bcs]) : 0u;
+// Element e of a panel `wide` (BM or BN) by BK, walked along the operand's
+// unit-strided dim (k where k_fast): its (m or n, k).
+uvec2 panel_coord(uint e, bool k_fast, uint wide) {
+  return k_fast ? uvec2(e / BK, e % BK) : uvec2(e % wide, e / wide);
+}
+
+// The first element of run r of such a panel (runs of 4 along that dim).
+uvec2 run_coord(uint r, bool k_fast, uint wide) {
+  return k_fast ? uvec2(r / (BK / 4u), (r % (BK / 4u)) * 4u)
+                : uvec2((r % (wide / 4u)) * 4u, r / (wide / 4u));
+}
+
+// A run's 4 elements as bits: words at..at + 3 of `next` (32-bit), or
+// packed in words at and at + 1 (16-bit).
+void put_run(RUN run, inout uint next[SHARE], uint at) {
+#if IN_BITS == 32
+  [[unroll]] for (uint c = 0u; c < 4u; ++c) next[at + c] = run[c];
+#else
+  next[at] = run.x;
+  next[at + 1u] = run.y;
+#endif
+}
+
+vec4 run_value(uint next[SHARE], uint at) {
+#if IN_BITS == 32
+  return uintBitsToFloat(uvec4(next[at], next[at + 1u], next[at + 2u], next[at + 3u]));
+#else
+  const uint lo = next[at], hi = next[at + 1u];
+  return vec4(element_value(lo & 0xffffu), element_value(lo >> 16), element_value(hi & 0xffffu),
+              element_value(hi >> 16));
+#endif
+}
+
+// This thread's share of the panels at k0, as bits (0 is 0.0 in every float
+// dtype): element i of the walk in next[i], or run i in words 4 * i on.
+void load_panels(uint k0, out uint a_next[SHARE], out uint b_next[SHARE]) {
+  const uint t = gl_LocalInvocationID.x;
+  if (A_VEC) {
+    [[unroll]] for (uint i = 0u; i < RUNS; ++i) {
+      const uvec2 p = run_coord(t + kThreads * i, A_K_FAST, BM);
+      const uint m = m0 + p.x, k = k0 + p.y;
+      put_run((m < M && k < K) ? a_run[(a_base + m * ars + k * acs) / 4u] : RUN(0u), a_next,
+              4u * i);
+    }
+  } else {
+    [[unroll]] for (uint i = 0u; i < SHARE; ++i) {
+      const uvec2 p = panel_coord(t + kThreads * i, A_K_FAST, BM);
+      const uint m = m0 + p.x, k = k0 + p.y;
+      a_next[i] = (m < M && k < K) ? element_bits(a_buf[a_base + m * ars + k * acs]) : 0u;
+    }
+  }
+  if (B_VEC) {
+    [[unroll]] for (uint i = 0u; i < RUNS; ++i) {
+      const uvec2 q = run_coord(t + kThreads * i, !B_N_FAST, BN);
+      const uint n = n0 + q.x, k = k0 + q.y;
+      put_run((n < N && k < K) ? b_run[(b_base + k * brs + n * bcs) / 4u] : RUN(0u), b_next,
+              4u * i);
+    }
+  } else {
+    [[unroll]] for (uint i = 0u; i < SHARE; ++i) {
+      const uvec2 q = panel_coord(t + kThreads * i, !B_N_FAST, BN);
+      const uint n = n0 + q.x, k = k0 + q.y;
+      b_next[i] = (n < N && k < K) ? element_bits(b_buf[b_base + k * brs + n * bcs]) : 0u;
+    }
   }
 }
 
-// acc += the first `steps` k of the panels in shared memory. acc is this
-// thread's micro-tile of C: row 4 * i + r holds rows 64 * i + 4 * ty + r of
-// the tile, vec4 j columns 64 * j + 4 * tx to 64 * j + 4 * tx + 3.
-void multiply_panels(uint steps, inout vec4 acc[TILE][V]) {
+// Stores one share (load_panels') into panel buffer `at`: element by
+// element, a run of m or n as one vec4, or a run of k as 4 floats down a
+// column.
+void store_panel(bool vec, bool k_fast, uint wide, uint at, uint next[SHARE], bool is_a) {
+  const uint t = gl_LocalInvocationID.x;
+  if (vec) {
+    [[unroll]] for (uint i = 0u; i < RUNS; ++i) {
+      const uvec2 p = run_coord(t + kThreads * i, k_fast, wide);
+      const vec4 v = run_value(next, 4u * i);
+      if (k_fast) {
+        [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+          const uint x = panel_index(at, p.y + c, p.x / 4u);
+          if (is_a) {
+            As[x][p.x % 4u] = v[c];
+          } else {
+            Bs[x][p.x % 4u] = v[c];
+          }
+        }
+      } else if (is_a) {
+        As[panel_index(at, p.y, p.x / 4u)] = v;
+      } else {
+        Bs[panel_index(at, p.y, p.x / 4u)] = v;
+      }
+    }
+  } else {
+    [[unroll]] for (uint i = 0u; i < SHARE; ++i) {
+      const uvec2 p = panel_coord(t + kThreads * i, k_fast, wide);
+      const uint x = panel_index(at, p.y, p.x / 4u);
+      if (is_a) {
+        As[x][p.x % 4u] = element_value(next[i]);
+      } else {
+        Bs[x][p.x % 4u] = element_value(next[i]);
+      }
+    }
+  }
+}
+
+// acc += the first `steps` k of panel buffer `at`. acc is this thread's
+// micro-tile of C: row 4 * i + r holds rows 64 * i + 4 * ty + r of the
+// tile, vec4 j columns 64 * j + 4 * tx to 64 * j + 4 * tx + 3.
+void multiply_panels(uint at, uint steps, inout vec4 acc[TILE][V]) {
   const uint tx = gl_LocalInvocationID.x % 16u, ty = gl_LocalInvocationID.x / 16u;
-  for (uint kk = 0u; kk < steps; ++kk) {
+  [[unroll]] for (uint kk = 0u; kk < steps; ++kk) {
     vec4 av[V], bv[V];
-    for (uint i = 0u; i < V; ++i) av[i] = As[kk * LDA + ty + 16u * i];
-    for (uint j = 0u; j < V; ++j) bv[j] = Bs[kk * LDB + tx + 16u * j];
-    for (uint i = 0u; i < V; ++i) {
-      for (uint r = 0u; r < 4u; ++r) {
-        for (uint j = 0u; j < V; ++j) acc[4u * i + r][j] += av[i][r] * bv[j];
+    [[unroll]] for (uint i = 0u; i < V; ++i) av[i] = As[panel_index(at, kk, ty + 16u * i)];
+    [[unroll]] for (uint j = 0u; j < V; ++j) bv[j] = Bs[panel_index(at, kk, tx + 16u * j)];
+    [[unroll]] for (uint i = 0u; i < V; ++i) {
+      [[unroll]] for (uint r = 0u; r < 4u; ++r) {
+        [[unroll]] for (uint j = 0u; j < V; ++j) acc[4u * i + r][j] += av[i][r] * bv[j];
+      }
+    }
+  }
+}
+
+void store_tile(uint c_base, vec4 acc[TILE][V]) {
+  const uint tx = gl_LocalInvocationID.x % 16u, ty = gl_LocalInvocationID.x / 16u;
+  [[unroll]] for (uint i = 0u; i < V; ++i) {
+    [[unroll]] for (uint r = 0u; r < 4u; ++r) {
+      const uint m = m0 + 64u * i + 4u * ty + r;
+      if (m >= M) continue;
+      [[unroll]] for (uint j = 0u; j < V; ++j) {
+        const uint n = n0 + 64u * j + 4u * tx;
+#if OUT_BITS == 32
+        // A row's 4 columns as one vector where N keeps them aligned.
+        if (N % 4u == 0u) {
+          if (n < N) c_vec4[(c_base + m * N + n) / 4u] = acc[4u * i + r][j];
+          continue;
+        }
+#endif
+        [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+          if (n + c < N) c_buf[c_base + m * N + n + c] = store_out(acc[4u * i + r][j][c]);
+        }
       }
     }
   }
 }
 
 void main() {
-  const uint t = gl_LocalInvocationID.x;
-  const uint tx = t % 16u, ty = t / 16u;
   const uint w = uint(workgroup_index());
   const ShapeRef batch_dims = params.batch;
 
   M = uint(params.M);
   N = uint(params.N);
   K = uint(params.K);
-  const uint tiles_n = (N + BN - 1u) / BN;
-  const uint tiles = ((M + BM - 1u) / BM) * tiles_n;
+  const uint tiles_m = (M + BM - 1u) / BM, tiles_n = (N + BN - 1u) / BN;
+  const uint tiles = tiles_m * tiles_n;
   uint batch = w / tiles;
   uint batches = 1u;
   for (int d = 0; d < batch_dims.ndim; ++d) batches *= uint(dim_extent(batch_dims, d));
   // This workgroup's share of K: [k_begin, K), K lowered to its split's end
-  // (the host makes k_chunk at least 1; K = 0 is one split of nothing).
+  // (the host makes k_chunk a multiple of 16; K = 0 is one split of nothing).
   const uint k_chunk = uint(params.k_chunk);
   const uint splits = max((K + k_chunk - 1u) / k_chunk, 1u);
   const uint split = batch / batches;
   if (split >= splits) return;  // the whole workgroup leaves together
   const uint k_begin = split * k_chunk;
   K = min(K, k_begin + k_chunk);
-  const uint tile = w - batch * tiles;
+  const uvec2 tile = tile_coord(w - batch * tiles, tiles_m, tiles_n);
   batch -= split * batches;
-  m0 = (tile / tiles_n) * BM;
-  n0 = (tile % tiles_n) * BN;
+  m0 = tile.x * BM;
+  n0 = tile.y * BN;
   const uint c_base = (split * batches + batch) * M * N;
 
   // Offsets are computed modulo 2^32: every element read lies below 2^32 in
@@ -155,42 +288,34 @@ void main() {
   bcs = uint(params.b_col_stride);
 
   vec4 acc[TILE][V];
-  for (uint r = 0u; r < TILE; ++r) {
-    for (uint j = 0u; j < V; ++j) acc[r][j] = vec4(0.0);
+  [[unroll]] for (uint r = 0u; r < TILE; ++r) {
+    [[unroll]] for (uint j = 0u; j < V; ++j) acc[r][j] = vec4(0.0);
   }
 
-  uint a_next[TILE], b_next[TILE];
+  uint a_next[SHARE], b_next[SHARE];
   load_panels(k_begin, a_next, b_next);
+  store_panel(A_VEC, A_K_FAST, BM, 0u, a_next, true);
+  store_panel(B_VEC, !B_N_FAST, BN, 0u, b_next, false);
+  barrier();
+  uint at = 0u;
   for (uint k0 = k_begin; k0 < K; k0 += BK) {
-    barrier();  // everyone is done reading the previous panels
-    for (uint i = 0u; i < TILE; ++i) {
-      const uvec2 p = panel_coord(t + kThreads * i, A_K_FAST, BM);
-      As[p.y * LDA + p.x / 4u][p.x % 4u] = element_value(a_next[i]);
-      const uvec2 q = panel_coord(t + kThreads * i, !B_N_FAST, BN);
-      Bs[q.y * LDB + q.x / 4u][q.x % 4u] = element_value(b_next[i]);
-    }
-    barrier();
+    const bool more = k0 + BK < K;
     // The loads of the following panels overlap the arithmetic below.
-    if (k0 + BK < K) load_panels(k0 + BK, a_next, b_next);
+    if (more) load_panels(k0 + BK, a_next, b_next);
     // A whole panel takes the unrolled loop; the last one of a K that is
     // not a multiple of BK skips its zero padding.
-    if (k0 + BK <= K) {
-      multiply_panels(BK, acc);
+    if (more || k0 + BK == K) {
+      multiply_panels(at, BK, acc);
     } else {
-      multiply_panels(K - k0, acc);
+      multiply_panels(at, K - k0, acc);
     }
-  }
-
-  for (uint i = 0u; i < V; ++i) {
-    for (uint r = 0u; r < 4u; ++r) {
-      const uint m = m0 + 64u * i + 4u * ty + r;
-      if (m >= M) continue;
-      for (uint j = 0u; j < V; ++j) {
-        for (uint c = 0u; c < 4u; ++c) {
-          const uint n = n0 + 64u * j + 4u * tx + c;
-          if (n < N) c_buf[c_base + m * N + n] = store_out(acc[4u * i + r][j][c]);
-        }
-      }
+    // The other buffer was last read before the previous step's barrier.
+    at ^= 1u;
+    if (more) {
+      store_panel(A_VEC, A_K_FAST, BM, at, a_next, true);
+      store_panel(B_VEC, !B_N_FAST, BN, at, b_next, false);
     }
+    barrier();
   }
+  store_tile(c_base, acc);
 }

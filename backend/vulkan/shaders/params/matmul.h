@@ -10,9 +10,14 @@ MLX_PARAMS_BEGIN
 
 // Which dim consecutive threads walk when loading a panel: A's k and B's n
 // when those are unit-strided (the host's choice), else A's m and B's k.
-#define MLX_MATMUL_SPEC(X, S)   \
-  X(S, 1, bool, A_K_FAST, true) \
-  X(S, 2, bool, B_N_FAST, true)
+// A_VEC / B_VEC: that dim is unit-strided, its extent a multiple of 4 and
+// every run of 4 along it starts at a multiple of 4 elements, so the
+// operand loads as runs of 4.
+#define MLX_MATMUL_SPEC(X, S)    \
+  X(S, 1, bool, A_K_FAST, true)  \
+  X(S, 2, bool, B_N_FAST, true)  \
+  X(S, 3, bool, A_VEC, false)    \
+  X(S, 4, bool, B_VEC, false)
 MLX_SPEC_CONSTANTS(MatmulSpec, MLX_MATMUL_SPEC)
 
 // 16 x 16 threads per workgroup, each computing a TILE x TILE micro-tile.
