@@ -221,3 +221,33 @@ TEST_F(GpuElementwise, RunsAlongTheInnermostDim) {
                multiply(exp(rows, kCpu), test_values({1024, 1}, float32, 29), kCpu),
                rtol_of(float32) * 2, 0, "multiply donated its input");
 }
+
+// Dense operands of 4-byte elements from 2^16 elements on take runs of 4 as
+// 16-byte vectors (copy, unary, binary); a size or an offset that is no
+// multiple of 4, or a 2-byte dtype, takes the element path. Both against the
+// CPU, with an input donated to the output (the in-place write) among them.
+TEST_F(GpuElementwise, RunsOfFourAsVectors) {
+  for (int n : {1 << 16, (1 << 16) + 4, (1 << 16) + 2}) {
+    const std::string size = " n=" + std::to_string(n);
+    for (Dtype t : {float32, int32, uint32, float16}) {
+      const std::string what = std::string(dtype_name(t)) + size;
+      array a = test_values({n + 8}, t, 30);
+      array b = test_values({n + 8}, t, 31, 0.5f, 3.0f);
+      for (int offset : {0, 4, 1}) {
+        const std::string at = what + " offset " + std::to_string(offset);
+        array sa = slice(a, {offset}, {offset + n}), sb = slice(b, {8 - offset}, {8 - offset + n});
+        expect_close(copy(sa, kGpu), copy(sa, kCpu), 0, 0, "copy " + at);
+        expect_close(add(sa, sb, kGpu), add(sa, sb, kCpu), 0, 0, "add " + at);
+        expect_close(multiply(sa, sb, kGpu), multiply(sa, sb, kCpu), 0, 0, "multiply " + at);
+        expect_close(negative(sa, kGpu), negative(sa, kCpu), 0, 0, "negative " + at);
+        expect_close(abs(sa, kGpu), abs(sa, kCpu), 0, 0, "abs " + at);
+      }
+      array f = astype(a, float32, kCpu);
+      expect_close(astype(f, t, kGpu), astype(f, t, kCpu), 0, 0, "astype float32 to " + what);
+    }
+    array x = test_values({n}, float32, 32);
+    expect_close(exp(x, kGpu), exp(x, kCpu), 2e-6, 0, "exp" + size);
+    expect_close(multiply(exp(x, kGpu), x, kGpu), multiply(exp(x, kCpu), x, kCpu), 4e-6, 0,
+                 "multiply over a donated input" + size);
+  }
+}

@@ -12,6 +12,8 @@ namespace {
 
 constexpr uint32_t kWorkgroupSize = 256;
 constexpr uint32_t kElementsPerThread = 4;
+// Arrays from this size take several elements a thread.
+constexpr uint64_t kManyElements = uint64_t{1} << 16;
 
 // The parameters of N operands of `shape` (their strides and element
 // offsets), the dims contiguous in every operand merged into `shapes`; and
@@ -19,7 +21,8 @@ constexpr uint32_t kElementsPerThread = 4;
 struct Layout {
   params::ElementwiseParams params{};
   bool dense = true;
-  int64_t inner = 1;  // the innermost merged dim
+  bool runs_of_4 = false;  // RUNS_OF_4: dense, 4-byte elements, aligned runs
+  int64_t inner = 1;       // the innermost merged dim
 };
 
 Layout layout(const Shape& shape, std::span<const Strides* const> strides,
@@ -47,17 +50,20 @@ Layout layout(const Shape& shape, std::span<const Strides* const> strides,
 
 // The elements per thread of an elementwise dispatch (elementwise_main.glsl)
 // and the threads that takes: several for large arrays, where bandwidth
-// counts (runs along the innermost dim on the strided path, which needs at
-// least that many elements there), one for small ones, where latency does.
+// counts (a run of 4 as vectors where the layout allows, else runs along
+// the innermost dim on the strided path, which needs at least that many
+// elements there), one for small ones, where latency does.
 struct Threads {
   uint32_t per_thread;
   uint64_t count;
+  bool runs_of_4 = false;
 };
 
 Threads threads_of(const Layout& l) {
   const uint64_t n = l.params.n;
   const uint64_t inner = l.inner;
-  if (n < (uint64_t{1} << 16) || n > 0xffffffffu) return {1, n};
+  if (n < kManyElements || n > 0xffffffffu) return {1, n};
+  if (l.runs_of_4) return {1, n / 4, true};
   if (l.dense) return {kElementsPerThread, (n + kElementsPerThread - 1) / kElementsPerThread};
   if (inner < kElementsPerThread) return {1, n};
   return {kElementsPerThread, n / inner * ((inner + kElementsPerThread - 1) / kElementsPerThread)};
@@ -69,7 +75,8 @@ void dispatch_over(Encoder& encoder, const ElementwiseKernel& kernel, uint32_t o
   const params::ElementwiseSpec spec{.workgroup_size = kWorkgroupSize,
                                      .OP = op,
                                      .CONTIGUOUS = l.dense,
-                                     .ELEMENTS_PER_THREAD = t.per_thread};
+                                     .ELEMENTS_PER_THREAD = t.per_thread,
+                                     .RUNS_OF_4 = t.runs_of_4};
   encoder.dispatch(kernel, spec, l.params, shapes, operands, Grid::threads(t.count));
 }
 
@@ -95,6 +102,11 @@ void dispatch_elementwise(Encoder& encoder, const ElementwiseKernel& kernel, uin
     l.params.n = static_cast<int64_t>(out.size());
     for (size_t k = 0; k < inputs.size(); ++k) l.params.offset[k] = inputs[k].offset();
     l.inner = l.params.n;
+    // Runs of 4 elements as 16-byte vectors: 4-byte elements only (the
+    // shaders' run_of_4), every run aligned.
+    auto aligned = [](const array& a) { return size_of(a.dtype()) == 4 && a.offset() % 4 == 0; };
+    l.runs_of_4 =
+        l.params.n % 4 == 0 && size_of(out.dtype()) == 4 && std::ranges::all_of(inputs, aligned);
   } else {
     std::array<const Strides*, params::kMaxElementwiseOperands> strides;
     std::array<int64_t, params::kMaxElementwiseOperands> offsets;

@@ -249,4 +249,21 @@ void element_store(uint i, uint loc[NUM_OPERANDS], Operands v) {
   out0[i] = store_out(result(apply(load_in(v.x), load_in(v.y))));
 }
 
+#if IN_BITS == 32 && OUT_BITS == 32
+#define HAS_RUN_OF_4
+layout(set = 0, binding = 1) readonly buffer A4 { uvec4 a4[]; };
+layout(set = 0, binding = 2) readonly buffer B4 { uvec4 b4[]; };
+layout(set = 0, binding = 3) writeonly buffer Out4 { uvec4 out4[]; };
+
+void run_of_4(uint t) {
+  const uvec4 x = a4[uint(params.offset[0]) / 4u + t];
+  const uvec4 y = b4[uint(params.offset[1]) / 4u + t];
+  uvec4 o;
+  for (uint c = 0u; c < 4u; ++c) {
+    o[c] = out_bits(store_out(result(apply(load_in(in_from_bits(x[c])), load_in(in_from_bits(y[c]))))));
+  }
+  out4[t] = o;
+}
+#endif
+
 #include "elementwise_main.glsl"

@@ -31,4 +31,21 @@ void element_store(uint i, uint loc[NUM_OPERANDS], IN_ELEM v) {
   }
 }
 
+#if IN_BITS == 32 && OUT_BITS == 32
+#define HAS_RUN_OF_4
+layout(set = 0, binding = 1) readonly buffer In4 { uvec4 in4[]; };
+layout(set = 0, binding = 2) writeonly buffer Out4 { uvec4 out4[]; };
+
+void run_of_4(uint t) {
+  const uvec4 v = in4[uint(params.offset[0]) / 4u + t];
+  if (SAME_DTYPE) {
+    out4[t] = v;
+    return;
+  }
+  uvec4 o;
+  for (uint c = 0u; c < 4u; ++c) o[c] = out_bits(store_out(convert(load_in(in_from_bits(v[c])))));
+  out4[t] = o;
+}
+#endif
+
 #include "elementwise_main.glsl"

@@ -13,3 +13,26 @@
 #include "common.glsl"
 #include "params/elementwise.h"
 #include "shape_block.glsl"
+
+// 4-byte elements as the bits that runs of 4 (RUNS_OF_4) move as uvec4s.
+#if IN_BITS == 32
+IN_ELEM in_from_bits(uint b) {
+#if IN_KIND == 3
+  return uintBitsToFloat(b);
+#elif IN_KIND == 2
+  return int(b);
+#else
+  return b;
+#endif
+}
+#endif
+
+#if OUT_BITS == 32
+uint out_bits(OUT_ELEM v) {
+#if OUT_KIND == 3
+  return floatBitsToUint(v);
+#else
+  return uint(v);
+#endif
+}
+#endif

@@ -25,6 +25,12 @@
 //   memory latency of a large GPU (the H100 needs several per thread).
 //   Each thread's writes are to its own elements, read before.
 
+// RUNS_OF_4 (params/elementwise.h): a shader whose every operand has 4-byte
+// elements may define HAS_RUN_OF_4 and run_of_4(t), which computes elements
+// 4t to 4t + 3 from one 16-byte load of each input into one store, as a
+// plain vec4 kernel does: on an H200 the copy primitive's scalar loads ran
+// at 0.85x of such a kernel's rate.
+
 // The operands the shape block locates: all, or (copy's kCopyDense, whose
 // shape block describes the source only) fewer; the others' locations are
 // left 0.
@@ -122,7 +128,22 @@ void sweep_elements(uint t, uint n) {
   }
 }
 
+// Thread t's run of 4 (RUNS_OF_4): as one vector of each operand where the
+// shader defines run_of_4(t), else element by element.
+void run_of_4_elements(uint t) {
+  if (t >= uint(params.n) / 4u) return;
+#ifdef HAS_RUN_OF_4
+  run_of_4(t);
+#else
+  for (uint e = 0u; e < 4u; ++e) element(int64_t(4u * t + e));
+#endif
+}
+
 void main() {
+  if (RUNS_OF_4) {
+    run_of_4_elements(uint(thread_index()));
+    return;
+  }
   if (ELEMENTS_PER_THREAD > 1u && fits_32_bits(params.n)) {
     const uint t = uint(thread_index());
     if (CONTIGUOUS) {

@@ -29,10 +29,15 @@ MLX_PUSH_CONSTANTS(ElementwiseParams)
 // OP: a UnaryOp, a BinaryOp, or for copy where element i goes.
 // CONTIGUOUS: every operand is dense row-major, so element i of operand k
 // is at offset[k] + i. ELEMENTS_PER_THREAD: see elementwise_main.glsl.
-#define MLX_ELEMENTWISE_SPEC(X, S) \
-  X(S, 1, uint, OP, 0)             \
-  X(S, 2, bool, CONTIGUOUS, false) \
-  X(S, 3, uint, ELEMENTS_PER_THREAD, 1)
+// RUNS_OF_4: CONTIGUOUS too, n and every offset multiples of 4, and every
+// operand 4 bytes an element: thread t takes elements 4t to 4t + 3 as one
+// 16-byte vector of each operand (the shaders that define run_of_4(); the
+// others take them one by one).
+#define MLX_ELEMENTWISE_SPEC(X, S)        \
+  X(S, 1, uint, OP, 0)                    \
+  X(S, 2, bool, CONTIGUOUS, false)        \
+  X(S, 3, uint, ELEMENTS_PER_THREAD, 1)   \
+  X(S, 4, bool, RUNS_OF_4, false)
 MLX_SPEC_CONSTANTS(ElementwiseSpec, MLX_ELEMENTWISE_SPEC)
 
 // copy's OP: a new row-major output (the shape block describes the source
