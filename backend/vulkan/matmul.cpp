@@ -96,10 +96,12 @@ constexpr int64_t kBusyWorkgroups = 256;
 // one workgroup walks all of K (64 x 64 by 65,536: 3.4 ms on an H100,
 // cuBLAS 0.04 ms), so K is split for them too, into chunks of at least this.
 constexpr int64_t kMinKChunk = 512;
-// 128 x 128 tiles where there are at least this many: with fewer, a large
-// GPU runs a last wave of them mostly idle (64 x 256^2 and 2048^2, 256
-// tiles, were 5-15% faster in 64 x 64 tiles on an H200).
-constexpr int64_t kWideTileWorkgroups = 512;
+// 128 x 128 tiles where there are at least kWideTiles of them, or half as
+// many over a K of at least kWideTileK. Measured on an H200: 64 x 256^2 (256
+// tiles of K = 256) ran 1.2x faster in 64 x 64 tiles, 2048^2 (256 tiles of
+// K = 2048) 1.1x slower.
+constexpr int64_t kWideTiles = 512;
+constexpr int64_t kWideTileK = 1024;
 
 // How a K is split: `splits` chunks of k_chunk (a multiple of the kernel's
 // step of 16, at least 1), as even as that allows. It depends on the shapes
@@ -277,7 +279,8 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   // 64 x 64 ones, but need enough of them to keep every core busy, and
   // matrices large enough not to waste most of each tile.
   const int64_t wide_tiles = batches * ((M + 127) / 128) * ((N + 127) / 128);
-  const int tile = M > 64 && N > 64 && wide_tiles >= kWideTileWorkgroups ? 8 : 4;
+  const bool wide = wide_tiles >= kWideTiles || (wide_tiles >= kWideTiles / 2 && K >= kWideTileK);
+  const int tile = M > 64 && N > 64 && wide ? 8 : 4;
   const int64_t tile_size = 16 * tile;
   const int64_t tiles =
       batches * ((M + tile_size - 1) / tile_size) * ((N + tile_size - 1) / tile_size);
