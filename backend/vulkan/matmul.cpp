@@ -238,18 +238,23 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const bool a_k_fast = M == 1 || (K > 1 && p.a_col_stride == 1);
   const bool b_n_fast = K == 1 || (N > 1 && p.b_col_stride == 1);
   auto& encoder = vulkan::encoder(stream());
-  const Strides& as = st[0];  // the batch strides
-  const Strides& bs = st[1];
+  // Whether each operand's runs of `run` along the dim its loads walk are
+  // aligned (runs_aligned; st holds the batch strides).
+  auto a_runs = [&](int64_t run) {
+    return a_k_fast ? runs_aligned(run, p.a_col_stride, p.a_row_stride, p.a_offset, st[0])
+                    : runs_aligned(run, p.a_row_stride, p.a_col_stride, p.a_offset, st[0]);
+  };
+  auto b_runs = [&](int64_t run) {
+    return b_n_fast ? runs_aligned(run, p.b_col_stride, p.b_row_stride, p.b_offset, st[1])
+                    : runs_aligned(run, p.b_row_stride, p.b_col_stride, p.b_offset, st[1]);
+  };
 
   const vulkan::Device& device = vulkan::Device::get();
   const vulkan::MatrixExtension ext = vulkan::matmul_matrix_extension(device, a.dtype());
   if (ext != vulkan::MatrixExtension::none) {
     // Shared memory keeps each operand's layout: its runs of 8 lie along
     // the unit-strided dim where there is one.
-    const bool a_vec = a_k_fast ? runs_aligned(8, p.a_col_stride, p.a_row_stride, p.a_offset, as)
-                                : runs_aligned(8, p.a_row_stride, p.a_col_stride, p.a_offset, as);
-    const bool b_vec = b_n_fast ? runs_aligned(8, p.b_col_stride, p.b_row_stride, p.b_offset, bs)
-                                : runs_aligned(8, p.b_row_stride, p.b_col_stride, p.b_offset, bs);
+    const bool a_vec = a_runs(8), b_vec = b_runs(8);
     if (a_vec && b_vec &&
         dispatch_workgroup_tiles(encoder, device, p, shapes, a, b, out, batches, a_k_fast,
                                  b_n_fast)) {
@@ -291,14 +296,8 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   // nn 10% and nt 20% slower than loading element by element; 16-bit runs
   // along k made the float16 and bfloat16 nn 1.6x and 1.4x faster.
   const bool k_runs = size_of(a.dtype()) == 2;
-  const bool a_vec =
-      a_k_fast
-          ? k_runs && K % 4 == 0 && runs_aligned(4, p.a_col_stride, p.a_row_stride, p.a_offset, as)
-          : M % 4 == 0 && runs_aligned(4, p.a_row_stride, p.a_col_stride, p.a_offset, as);
-  const bool b_vec =
-      b_n_fast
-          ? N % 4 == 0 && runs_aligned(4, p.b_col_stride, p.b_row_stride, p.b_offset, bs)
-          : k_runs && K % 4 == 0 && runs_aligned(4, p.b_row_stride, p.b_col_stride, p.b_offset, bs);
+  const bool a_vec = (a_k_fast ? k_runs && K % 4 == 0 : M % 4 == 0) && a_runs(4);
+  const bool b_vec = (b_n_fast ? N % 4 == 0 : k_runs && K % 4 == 0) && b_runs(4);
   const params::MatmulSpec spec{.workgroup_size = params::kMatmulThreads,
                                 .A_K_FAST = a_k_fast,
                                 .B_N_FAST = b_n_fast,
