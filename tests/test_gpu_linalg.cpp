@@ -140,6 +140,31 @@ TEST_F(GpuMatmul, RunsOfFourAndTheirNearMisses) {
   }
 }
 
+// float16 takes the float32 kernel's arithmetic in the float32 kernel's
+// order, whether the tiled kernel converts each element as it loads it or
+// (on a device without matrix units, from 2^30 multiply-adds with M, N and K
+// of at least 256) the operands are converted to float32 once: either way C
+// has the bits of the float32 product rounded to float16.
+TEST_F(GpuMatmul, Float16HasTheFloat32ProductsBits) {
+  auto rounded_f32_product = [](const array& a, const array& b) {
+    return astype(matmul(astype(a, float32, kGpu), astype(b, float32, kGpu), kGpu), float16, kGpu);
+  };
+  auto check = [&](const array& a, const array& b, const std::string& what) {
+    expect_close(matmul(a, b, kGpu), rounded_f32_product(a, b), 0, 0, what);
+    expect_matmul_close(a, b, what);
+  };
+  check(test_values({3, 65, 70}, float16, 25, -1, 1), test_values({70, 33}, float16, 26, -1, 1),
+        "converted as loaded");
+  // 8 x 512^3: converted once. b is shared by the batch (one matrix
+  // converted), a's columns run backwards from an offset.
+  array big_a = test_values({8, 512, 515}, float16, 27, -1, 1);
+  array a = slice(big_a, {0, 0, 513}, {8, 512, 1}, {1, 1, -1});
+  ASSERT_EQ(a.shape(), (Shape{8, 512, 512}));
+  check(a, test_values({512, 512}, float16, 28, -1, 1), "converted once");
+  check(transpose(test_values({8, 512, 512}, float16, 29, -1, 1), {0, 2, 1}),
+        transpose(test_values({512, 512}, float16, 30, -1, 1)), "converted once, transposed");
+}
+
 TEST_F(GpuMatmul, EmptyAndZeroK) {
   for (auto t : kFloatDtypes) {
     array a = zeros({4, 0}, t, kCpu);

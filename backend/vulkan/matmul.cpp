@@ -11,11 +11,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 #include "backend/common/buffers.h"
 #include "backend/common/layout.h"
 #include "backend/vulkan/builtin_shaders.h"
+#include "backend/vulkan/elementwise.h"
 #include "backend/vulkan/encoder.h"
 #include "backend/vulkan/matrix_units.h"
 #include "backend/vulkan/shaders/params/matmul_coop.h"
@@ -201,11 +203,66 @@ bool dispatch_workgroup_tiles(vulkan::Encoder& encoder, const vulkan::Device& de
   return true;
 }
 
+// Whether a float16 product takes its operands converted to float32 once,
+// on a device without matrix units. The tiled kernel converts float16 with
+// integer arithmetic (exact, subnormals included, where Vulkan lets the
+// hardware's conversion flush them) each time a tile loads an element:
+// 0.78x float32's rate at 4096^2 on an H200. Converting once and taking the
+// float32 product runs the same kernel in the same order, so the result has
+// the same bits; it pays where the product is large and every dim long
+// enough that the conversions' memory traffic is small beside it.
+constexpr int64_t kConvertOnceDim = 256;
+constexpr int64_t kConvertOnceWork = int64_t{1} << 30;  // multiply-adds
+
+// The elements of `a`'s view, converted to float32 by one copy: a view with
+// a's strides into a float32 copy of the part of a's buffer that the view
+// spans (one matrix of a broadcast batch, no more of a slice's source than
+// its extent).
+array float32_view(vulkan::Encoder& encoder, const array& a) {
+  int64_t first = a.offset(), last = a.offset();
+  for (int i = 0; i < a.ndim(); ++i) {
+    const int64_t reach = (a.shape(i) - 1) * a.strides()[i];
+    (reach < 0 ? first : last) += reach;
+  }
+  array span({static_cast<ShapeElem>(last - first + 1)}, a.dtype(), nullptr, {});
+  span.copy_shared_buffer(a, {1}, first);
+  array span32(span.shape(), float32, nullptr, {});
+  vulkan::copy_gpu(encoder, span, span32);
+  array view(a.shape(), float32, nullptr, {});
+  view.copy_shared_buffer(span32, a.strides(), a.offset() - first);
+  return view;
+}
+
+// Whether float32 copies of a's and b's spans and of C fit one binding each.
+bool float32_copies_fit(const array& a, const array& b, const array& out) {
+  const uint64_t range = vulkan::Device::get().limits().max_storage_buffer_range;
+  auto fits = [range](const array& x) {
+    int64_t span = 1;
+    for (int i = 0; i < x.ndim(); ++i) span += (x.shape(i) - 1) * std::abs(x.strides()[i]);
+    return static_cast<uint64_t>(span) * size_of(float32) <= range;
+  };
+  return fits(a) && fits(b) && out.size() * size_of(float32) <= range;
+}
+
 }  // namespace
 
 void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const array& a = inputs[0];
   const array& b = inputs[1];
+  if (out.dtype() == float16 && out.size() > 0) {
+    const int64_t M = a.shape(-2), K = a.shape(-1), N = b.shape(-1);
+    const int64_t work = static_cast<int64_t>(out.size()) * K;
+    const vulkan::Device& device = vulkan::Device::get();
+    if (std::min({M, N, K}) >= kConvertOnceDim && work >= kConvertOnceWork &&
+        vulkan::matmul_matrix_extension(device, float16) == vulkan::MatrixExtension::none &&
+        float32_copies_fit(a, b, out)) {
+      auto& encoder = vulkan::encoder(stream());
+      array c32(out.shape(), float32, nullptr, {});
+      eval_gpu({float32_view(encoder, a), float32_view(encoder, b)}, c32);
+      vulkan::copy_gpu(encoder, c32, out);
+      return;
+    }
+  }
   common::allocate(out);
   if (out.size() == 0) return;
   const int nd = out.ndim();
