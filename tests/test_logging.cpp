@@ -96,6 +96,18 @@ TEST_F(Logging, DebugAddsMemoryHitsAndOffSaysNothing) {
   ASSERT_EQ(debug.status, 0) << debug.err;
   EXPECT_EQ(count(debug.err, "[mlx_lite] kernel 'logged_kernel' from the memory cache"), 1u)
       << debug.err;
+  // The driver's statistics of each pipeline, where it reports them (the
+  // GPU machine's NVIDIA driver does, Debian 12's lavapipe does not).
+  ASSERT_EQ(count(debug.err, "[mlx_lite] pipeline statistics: "), 1u) << debug.err;
+  const size_t pipelines = count(debug.err, "' created in ");
+  const size_t described = count(debug.err, ") statistics: ");
+  if (count(debug.err, "pipeline statistics: logged for each pipeline") == 1) {
+    EXPECT_EQ(described, pipelines) << debug.err;
+    EXPECT_EQ(count(debug.err, "[mlx_lite] pipeline 'logged_kernel' (specialized "), 1u)
+        << debug.err;
+  } else {
+    EXPECT_EQ(described, 0u) << debug.err;
+  }
   for (const std::string level : {"", "off"}) {
     const Child quiet = run(level);
     ASSERT_EQ(quiet.status, 0) << quiet.err;

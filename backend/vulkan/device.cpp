@@ -248,6 +248,15 @@ void Device::create_device() {
   }
   features_ = read_device_features(instance_, physical_, extensions);
   if (env_is("MLX_LITE_VULKAN_NO_FLOAT_ATOMICS", "1")) features_.float32_atomic_add = false;
+  // Capturing statistics may cost pipeline creation time: debug logs only.
+  if (log::level() >= log::Level::debug) {
+    log::debug("pipeline statistics: {}",
+               features_.pipeline_statistics
+                   ? "logged for each pipeline"
+                   : "none (the device lacks VK_KHR_pipeline_executable_properties)");
+  } else {
+    features_.pipeline_statistics = false;
+  }
   const FeatureEnables enables(features_, extensions, khr_matrices_requested());
 
   float priority = 1.0f;

@@ -170,6 +170,7 @@ DeviceFeatures read_device_features(const vk::raii::Instance& instance,
   const auto& f12 = core.get<vk::PhysicalDeviceVulkan12Features>();
   f.float16 = f12.shaderFloat16;
   f.float64 = core.get<vk::PhysicalDeviceFeatures2>().features.shaderFloat64;
+  f.pipeline_statistics = has(extensions, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   f.subgroup_extended_types = f12.shaderSubgroupExtendedTypes;
   f.int64_atomics = f12.shaderBufferInt64Atomics;
   f.shared_int64_atomics = f12.shaderSharedInt64Atomics;
@@ -236,6 +237,12 @@ FeatureEnables::FeatureEnables(const DeviceFeatures& f,
     chain_.get<vk::PhysicalDeviceCooperativeMatrixFeaturesNV>().cooperativeMatrix = true;
   } else {
     chain_.unlink<vk::PhysicalDeviceCooperativeMatrixFeaturesNV>();
+  }
+  if (f.pipeline_statistics && enable(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    chain_.get<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>().pipelineExecutableInfo =
+        true;
+  } else {
+    chain_.unlink<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>();
   }
   if (khr_matrices && f.khr_cooperative_matrix && enable(kKhrCooperativeMatrixExtension)) {
     khr_matrix_.cooperativeMatrix = VK_TRUE;

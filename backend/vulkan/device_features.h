@@ -32,6 +32,10 @@ struct DeviceFeatures {
   bool require_subgroup_32 = false;
   vk::SubgroupFeatureFlags subgroup_operations;
   bool float16 = false;  // shaderFloat16
+  // VK_KHR_pipeline_executable_properties: the driver's statistics of each
+  // pipeline (registers, ...), which the Device captures and logs only
+  // where MLX_LITE_LOG is debug (it clears this flag otherwise).
+  bool pipeline_statistics = false;
   bool float64 = false;  // shaderFloat64
   bool subgroup_extended_types = false;
   bool int64_atomics = false, shared_int64_atomics = false;
@@ -75,6 +79,8 @@ class FeatureEnables {
  public:
   // The KHR cooperative-matrix extensions are enabled only where
   // `khr_matrices` (matrix_units.h: MLX_LITE_MATRIX_UNITS=nv leaves them out).
+  // The pipeline-statistics extension is enabled where
+  // f.pipeline_statistics.
   FeatureEnables(const DeviceFeatures& f, const std::vector<std::string>& device_extensions,
                  bool khr_matrices);
   FeatureEnables(const FeatureEnables&) = delete;  // the chain points into it
@@ -90,7 +96,8 @@ class FeatureEnables {
                      vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT,
                      vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT,
                      vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT,
-                     vk::PhysicalDeviceCooperativeMatrixFeaturesNV>
+                     vk::PhysicalDeviceCooperativeMatrixFeaturesNV,
+                     vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>
       chain_;
   // The KHR structures vulkan.hpp 1.3.239 does not know, linked at the
   // chain's end where the device has the extensions.

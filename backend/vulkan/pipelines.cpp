@@ -1,6 +1,8 @@
 #include "backend/vulkan/pipelines.h"
 
 #include <absl/container/node_hash_map.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <atomic>
 #include <chrono>
@@ -24,6 +26,38 @@ vk::DescriptorType shape_block_type(const Shader& shader) {
 }
 
 namespace {
+
+std::string statistic_value(const vk::PipelineExecutableStatisticKHR& s) {
+  switch (s.format) {
+    case vk::PipelineExecutableStatisticFormatKHR::eBool32:
+      return s.value.b32 ? "true" : "false";
+    case vk::PipelineExecutableStatisticFormatKHR::eInt64:
+      return std::to_string(s.value.i64);
+    case vk::PipelineExecutableStatisticFormatKHR::eUint64:
+      return std::to_string(s.value.u64);
+    case vk::PipelineExecutableStatisticFormatKHR::eFloat64:
+      return fmt::format("{:g}", s.value.f64);
+  }
+  return "?";
+}
+
+// The driver's statistics of each of the pipeline's executables ("name
+// value, ..."), where the Device captures them (DeviceFeatures::
+// pipeline_statistics).
+std::string describe_statistics(vk::Pipeline pipeline) {
+  const auto& d = Device::get().device();
+  std::string text;
+  const auto executables = d.getPipelineExecutablePropertiesKHR(vk::PipelineInfoKHR(pipeline));
+  for (uint32_t i = 0; i < executables.size(); ++i) {
+    if (executables.size() > 1) text += fmt::format("{}[{}] ", text.empty() ? "" : "; ", i);
+    std::string line;
+    for (const auto& s : d.getPipelineExecutableStatisticsKHR({pipeline, i})) {
+      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", s.name.data(), statistic_value(s));
+    }
+    text += line;
+  }
+  return text;
+}
 
 std::unique_ptr<Pipeline> create(const Shader& shader, std::span<const uint32_t> spec,
                                  uint32_t bindings) {
@@ -53,8 +87,16 @@ std::unique_ptr<Pipeline> create(const Shader& shader, std::span<const uint32_t>
   vk::PipelineShaderStageRequiredSubgroupSizeCreateInfoEXT subgroups(
       shader.required_subgroup_size());
   if (shader.required_subgroup_size() != 0) stage.pNext = &subgroups;
-  p->pipeline =
-      vk::raii::Pipeline(d, nullptr, vk::ComputePipelineCreateInfo({}, stage, *p->layout));
+  const bool statistics = Device::get().features().pipeline_statistics;
+  p->pipeline = vk::raii::Pipeline(
+      d, nullptr,
+      vk::ComputePipelineCreateInfo(statistics ? vk::PipelineCreateFlagBits::eCaptureStatisticsKHR
+                                               : vk::PipelineCreateFlags{},
+                                    stage, *p->layout));
+  if (statistics) {
+    log::debug("pipeline '{}' (specialized [{}]) statistics: {}", shader.name(),
+               fmt::join(spec, ", "), describe_statistics(*p->pipeline));
+  }
   return p;
 }
 
