@@ -17,17 +17,27 @@ MLX_PARAMS_BEGIN
   X(S, 2, bool, B_N_FAST, true)
 MLX_SPEC_CONSTANTS(MatmulWorkgroupSpec, MLX_MATMUL_WORKGROUP_SPEC)
 
-// A workgroup of 256 threads computes a 128 x 256 tile of C, 32 of K a
-// step; the device must list workgroup-scope shapes for 256 threads whose
-// granularities divide these. Measured on an H200 (float16 and bfloat16
-// 4096^2 and 8192^2, bench_linalg, 2026-11-27; TFLOP/s at 4096^2 / 8192^2):
-// 128 x 256 x 32 248 / 278, 128 x 128 x 64 242 / 266, 256 x 128 x 32 213 /
-// 255, 128 x 128 x 32 170 / 179, 64 x 256 x 32 164 / 181, 128 x 128 x 16
-// 106 / 107; loading the panels as matrices straight from memory instead of
-// through shared memory, 44 to 70.
-MLX_CONSTANT(uint32_t, kMatmulWorkgroupThreads, 256)
+// A workgroup of 128 threads (one Hopper warpgroup) computes a 128 x 128
+// tile of C, 32 of K a step; the device must list workgroup-scope shapes
+// for 128 threads whose granularities divide these. Measured on an H200
+// (float16 4096^2 and 8192^2, bench_linalg, TFLOP/s at 4096^2 / 8192^2):
+// - 2026-11-27, 256 threads: 128 x 256 x 32 248 / 278, 128 x 128 x 64
+//   242 / 266, 256 x 128 x 32 213 / 255, 128 x 128 x 32 170 / 179,
+//   64 x 256 x 32 164 / 181, 128 x 128 x 16 106 / 107; loading the panels
+//   as matrices straight from memory instead of through shared memory, 44
+//   to 70.
+// - 2026-11-27, later: 128 x 128 x 32 on 128 threads 266 / 285 against
+//   128 x 256 x 32 on 256 threads 250 / 280 in the same call. NVIDIA's
+//   compiler gives the 256-thread kernel 244 registers a thread (the
+//   driver's pipeline statistics), so one workgroup fills an SM's
+//   registers; half the threads let two share an SM. On 128 threads:
+//   128 x 128 x 64 149 / 158, 64 x 256 x 32 145 / 162, 64 x 128 x 64
+//   162 / 171; on 256 threads, 128 x 256 x 32 with unpadded rows 113 /
+//   121. Double-buffered panels (one barrier a step) do not fit: 50 KiB
+//   with the 8 KiB the driver reserves, past its 48 KiB.
+MLX_CONSTANT(uint32_t, kMatmulWorkgroupThreads, 128)
 MLX_CONSTANT(uint32_t, kMatmulWorkgroupTileM, 128)
-MLX_CONSTANT(uint32_t, kMatmulWorkgroupTileN, 256)
+MLX_CONSTANT(uint32_t, kMatmulWorkgroupTileN, 128)
 MLX_CONSTANT(uint32_t, kMatmulWorkgroupStepK, 32)
 // The panels' shared memory in 16-byte runs of 8 elements: each stored row
 // (along the operand's unit-strided dim) padded by one run, whichever dim
