@@ -355,11 +355,15 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const bool k_runs = size_of(a.dtype()) == 2;
   const bool a_vec = (a_k_fast ? k_runs && K % 4 == 0 : M % 4 == 0) && a_runs(4);
   const bool b_vec = (b_n_fast ? N % 4 == 0 : k_runs && K % 4 == 0) && b_runs(4);
+  // Padded panels: two buffers of A's and B's 16 rows of 16 * tile / 4 + 1
+  // vec4s (shaders/matmul.comp).
+  const uint64_t padded_bytes = 2 * 2 * 16 * (4 * tile + 1) * 16;
   const params::MatmulSpec spec{.workgroup_size = params::kMatmulThreads,
                                 .A_K_FAST = a_k_fast,
                                 .B_N_FAST = b_n_fast,
                                 .A_VEC = a_vec,
-                                .B_VEC = b_vec};
+                                .B_VEC = b_vec,
+                                .PAD_ROWS = padded_bytes <= device.limits().max_shared_memory};
   dispatch_tiles(encoder, kernel(out.dtype(), tile, false), kernel(out.dtype(), tile, true), spec,
                  p, shapes, a, b, out, tiles, split);
 }

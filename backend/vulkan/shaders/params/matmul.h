@@ -12,12 +12,15 @@ MLX_PARAMS_BEGIN
 // when those are unit-strided (the host's choice), else A's m and B's k.
 // A_VEC / B_VEC: that dim is unit-strided, its extent a multiple of 4 and
 // every run of 4 along it starts at a multiple of 4 elements, so the
-// operand loads as runs of 4.
+// operand loads as runs of 4. PAD_ROWS: the panels' rows in shared memory
+// are padded rather than swizzled (the host checks that the device's
+// shared memory holds them).
 #define MLX_MATMUL_SPEC(X, S)    \
   X(S, 1, bool, A_K_FAST, true)  \
   X(S, 2, bool, B_N_FAST, true)  \
   X(S, 3, bool, A_VEC, false)    \
-  X(S, 4, bool, B_VEC, false)
+  X(S, 4, bool, B_VEC, false)    \
+  X(S, 5, bool, PAD_ROWS, false)
 MLX_SPEC_CONSTANTS(MatmulSpec, MLX_MATMUL_SPEC)
 
 // 16 x 16 threads per workgroup, each computing a TILE x TILE micro-tile.
