@@ -52,7 +52,9 @@ case "${1:-}" in
         failed=1
       fi
       grep '^device:' "$log" || true  # test_matmul_matrix_units prints the device's report
-      summary=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ')
+      # A program that crashed or timed out prints no summary: say so, and go on.
+      summary=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ' || true)
+      [[ -n $summary ]] || summary="no summary (crashed or killed after 300 s)"
       echo "$status $p $*: $summary"
       [[ $status == ok ]] || cat "$log"
       rm -f "$log"

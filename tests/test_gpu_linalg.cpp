@@ -140,12 +140,18 @@ TEST_F(GpuMatmul, RunsOfFourAndTheirNearMisses) {
   }
 }
 
-// float16 takes the float32 kernel's arithmetic in the float32 kernel's
-// order, whether the tiled kernel converts each element as it loads it or
-// (on a device without matrix units, from 2^30 multiply-adds with M, N and K
-// of at least 256) the operands are converted to float32 once: either way C
-// has the bits of the float32 product rounded to float16.
+// Without matrix units, float16 takes the float32 kernel's arithmetic in the
+// float32 kernel's order, whether the tiled kernel converts each element as
+// it loads it or (from 2^30 multiply-adds with M, N and K of at least 256)
+// the operands are converted to float32 once: either way C has the bits of
+// the float32 product rounded to float16.
 TEST_F(GpuMatmul, Float16HasTheFloat32ProductsBits) {
+  const auto report = std::get<std::string>(gpu::device_info().at("matmul_matrix_units"));
+  if (report.starts_with("float16 (VK_")) {
+    // They add in their own order, and the CPU reference of these sizes
+    // would read the operands from device memory for minutes.
+    GTEST_SKIP() << "float16 takes the matrix units here: " << report;
+  }
   auto rounded_f32_product = [](const array& a, const array& b) {
     return astype(matmul(astype(a, float32, kGpu), astype(b, float32, kGpu), kGpu), float16, kGpu);
   };
