@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
+#include <utility>
 
 #include "backend/common/buffers.h"
 #include "backend/common/layout.h"
@@ -214,16 +214,22 @@ bool dispatch_workgroup_tiles(vulkan::Encoder& encoder, const vulkan::Device& de
 constexpr int64_t kConvertOnceDim = 256;
 constexpr int64_t kConvertOnceWork = int64_t{1} << 30;  // multiply-adds
 
-// The elements of `a`'s view, converted to float32 by one copy: a view with
-// a's strides into a float32 copy of the part of a's buffer that the view
-// spans (one matrix of a broadcast batch, no more of a slice's source than
-// its extent).
-array float32_view(vulkan::Encoder& encoder, const array& a) {
+// The first and last elements of a's buffer that its (non-empty) view
+// reads: one matrix of a broadcast batch, no more of a slice's source than
+// its extent.
+std::pair<int64_t, int64_t> view_span(const array& a) {
   int64_t first = a.offset(), last = a.offset();
   for (int i = 0; i < a.ndim(); ++i) {
     const int64_t reach = (a.shape(i) - 1) * a.strides()[i];
     (reach < 0 ? first : last) += reach;
   }
+  return {first, last};
+}
+
+// The elements of `a`'s view, converted to float32 by one copy: a view with
+// a's strides into a float32 copy of its span of a's buffer.
+array float32_view(vulkan::Encoder& encoder, const array& a) {
+  const auto [first, last] = view_span(a);
   array span({static_cast<ShapeElem>(last - first + 1)}, a.dtype(), nullptr, {});
   span.copy_shared_buffer(a, {1}, first);
   array span32(span.shape(), float32, nullptr, {});
@@ -237,9 +243,8 @@ array float32_view(vulkan::Encoder& encoder, const array& a) {
 bool float32_copies_fit(const array& a, const array& b, const array& out) {
   const uint64_t range = vulkan::Device::get().limits().max_storage_buffer_range;
   auto fits = [range](const array& x) {
-    int64_t span = 1;
-    for (int i = 0; i < x.ndim(); ++i) span += (x.shape(i) - 1) * std::abs(x.strides()[i]);
-    return static_cast<uint64_t>(span) * size_of(float32) <= range;
+    const auto [first, last] = view_span(x);
+    return static_cast<uint64_t>(last - first + 1) * size_of(float32) <= range;
   };
   return fits(a) && fits(b) && out.size() * size_of(float32) <= range;
 }
