@@ -16,7 +16,10 @@
 #           past 5 minutes). On an H200 the whole run takes longer than
 #           one 10-minute device call (the host reads large outputs in
 #           device memory slowly): `run default` runs the programs as the
-#           device chooses, `run variants` the reruns.
+#           device chooses, `run variants` the reruns; programs named
+#           after the part restrict it to them (`run default test_gpu_linalg`),
+#           to spread a run over several calls. Each line says how long
+#           its program took.
 set -euo pipefail
 
 programs=(test_matmul_matrix_units test_simdgroup_matrix test_gpu_linalg test_simdgroups
@@ -42,9 +45,11 @@ case "${1:-}" in
     failed=0
     # PROGRAM [ENV=VALUE...]: runs it, prints one summary line (its log where it failed).
     run_program() {
-      local p=$1 log status summary
+      local p=$1 log status summary start
       shift
+      if [[ ${#only[@]} -gt 0 && ! " ${only[*]} " =~ " $p " ]]; then return; fi
       log=$(mktemp)
+      start=$SECONDS
       if env "$@" timeout 300 "$bin/$p" --gtest_brief=1 > "$log" 2>&1; then
         status=ok
       else
@@ -55,11 +60,12 @@ case "${1:-}" in
       # A program that crashed or timed out prints no summary: say so, and go on.
       summary=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ' || true)
       [[ -n $summary ]] || summary="no summary (crashed or killed after 300 s)"
-      echo "$status $p $*: $summary"
+      echo "$status $p $*: $summary ($((SECONDS - start)) s)"
       [[ $status == ok ]] || cat "$log"
       rm -f "$log"
     }
     part=${2:-all}
+    only=("${@:3}")
     if [[ $part == all || $part == default ]]; then
       for p in "${programs[@]}"; do run_program "$p"; done
     fi
@@ -73,7 +79,7 @@ case "${1:-}" in
     exit $failed
     ;;
   *)
-    echo "usage: scripts/gpu_tests.sh pack | run [default|variants]" >&2
+    echo "usage: scripts/gpu_tests.sh pack | run [all|default|variants] [PROGRAM...]" >&2
     exit 2
     ;;
 esac
