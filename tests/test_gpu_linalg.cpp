@@ -257,6 +257,29 @@ TEST_F(GpuSoftmax, FewLongRowsSplitAcrossWorkgroups) {
   expect_rows_like_cpu(3, 3 * 8192 + 5, 1e-9, 1e-6, "split");
 }
 
+// Rows whose runs of 4 are whole and aligned load and store them as vectors
+// (float32, rows read once; softmax.comp's RUNS): rows of 128 from offset 0
+// and from a whole row in; and the near misses that load element by element:
+// an offset of 2 elements, rows of 130, and float16.
+TEST_F(GpuSoftmax, RunsOfFourAndTheirNearMisses) {
+  for (auto t : {float32, float16}) {
+    array flat = test_values({9 * 130 + 2}, t, 70, -8, 8);
+    const std::vector<std::pair<std::string, array>> cases = {
+        {"rows of 128", reshape(slice(flat, {0}, {8 * 128}), {8, 128})},
+        {"from row 1", slice(reshape(slice(flat, {0}, {9 * 128}), {9, 128}), {1, 0}, {9, 128})},
+        {"offset 2", reshape(slice(flat, {2}, {2 + 8 * 128}), {8, 128})},
+        {"rows of 130", reshape(slice(flat, {0}, {8 * 130}), {8, 130})}};
+    for (auto [name, x] : cases) {
+      x.eval();
+      if (name == "offset 2") ASSERT_EQ(x.offset(), 2) << "the view moved: the case tests nothing";
+      expect_close(softmax(x, -1, false, kGpu), softmax(x, -1, false, kCpu), rtol_of(t), 1e-7,
+                   describe("softmax " + name, t));
+      expect_close(logsumexp(x, -1, false, kGpu), logsumexp(x, -1, false, kCpu), rtol_of(t), 1e-6,
+                   describe("logsumexp " + name, t));
+    }
+  }
+}
+
 namespace {
 
 // Four rows of `len`: -inf everywhere but one element near the end; a +inf

@@ -32,6 +32,7 @@ constexpr int64_t kMinPartLen = 8192;
 // params::kSoftmaxCachedPerThread).
 constexpr int64_t kElementsPerThread = 8;
 static_assert(kElementsPerThread <= params::kSoftmaxCachedPerThread);
+constexpr int64_t kCachedPerThread = params::kSoftmaxCachedPerThread;
 
 // softmax_split.comp's finish reads a line's part stats one per thread.
 static_assert(params::kSoftmaxSplitMaxParts <= params::kSoftmaxMaxThreads);
@@ -91,10 +92,16 @@ void last_axis_gpu(const Stream& s, const array& in, array& out, uint32_t op) {
           static_cast<uint64_t>((layout.lines.len + kElementsPerThread - 1) / kElementsPerThread)),
       1, params::kSoftmaxMaxThreads));
   const int64_t rows_per_workgroup = params::kSoftmaxMaxThreads / row_threads;
+  // Runs of 4 load and store as vectors (fewer instructions for the same
+  // bytes: softmax over 262144 x 128 float32 ran 1.2x faster on an H200).
+  const int64_t len = layout.lines.len;
+  const bool runs = layout.contiguous && size_of(in.dtype()) == 4 && len % 4 == 0 &&
+                    layout.lines.offset % 4 == 0 && len <= row_threads * kCachedPerThread;
   const params::SoftmaxSpec spec{.workgroup_size = params::kSoftmaxMaxThreads,
                                  .OP = op,
                                  .CONTIGUOUS = layout.contiguous,
-                                 .ROW_THREADS = row_threads};
+                                 .ROW_THREADS = row_threads,
+                                 .RUNS = runs};
   vulkan::encoder(s).dispatch(
       kernels(in.dtype()), spec, params::SoftmaxParams{.lines = layout.lines}, shapes,
       {vulkan::input(in), vulkan::output(out)},

@@ -15,7 +15,8 @@
 // kSoftmaxMaxThreads, several short lines to a workgroup) gather the line's
 // max and sum of exp(x - max) (softmax_stats.glsl), then write the outputs.
 // A line of up to ROW_THREADS * kSoftmaxCachedPerThread elements is read
-// once, into registers; a longer one twice. Threads stride over the line
+// once, into registers (as vectors where RUNS says it may); a longer one
+// twice. Threads stride over the line
 // and combine through shared memory, or by subgroup shuffles (above) where
 // the line's threads fit one subgroup of the running pipeline (checked at
 // run time, so any subgroup size works). Arithmetic is in float, as the
@@ -31,6 +32,11 @@
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
+// Runs of 4 (RUNS, 32-bit elements only: the host checks).
+#if IN_BITS == 32
+layout(set = 0, binding = 1) readonly buffer In4 { vec4 in4[]; };
+layout(set = 0, binding = 2) writeonly buffer Out4 { vec4 out4[]; };
+#endif
 
 #include "softmax_stats.glsl"
 
@@ -60,6 +66,42 @@ Stats cached_stats(out float v[kCached], uint lane, uint len, uint base, uint st
   return Stats(m, s);
 }
 
+#if IN_BITS == 32
+// cached_stats for RUNS lines, one vector load per run of 4: v[4 * i + c]
+// holds element 4 * (lane + i * ROW_THREADS) + c. The line's elements are
+// whole runs, so a run is in the line or past its end.
+Stats cached_run_stats(out float v[kCached], uint lane, uint len, uint base) {
+  [[unroll]] for (uint i = 0u; i < kCached / 4u; ++i) {
+    const uint q = lane + i * ROW_THREADS;
+    const vec4 run = 4u * q < len ? in4[base / 4u + q] : vec4(minus_inf());
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) v[4u * i + c] = run[c];
+  }
+  float m = minus_inf();
+  [[unroll]] for (uint i = 0u; i < kCached; ++i) m = max_nan(m, v[i]);
+  if (m == minus_inf()) return no_stats();
+  float s = 0.0;
+  [[unroll]] for (uint i = 0u; i < kCached / 4u; ++i) {
+    if (4u * i * ROW_THREADS >= len) break;
+    if (4u * (lane + i * ROW_THREADS) >= len) continue;
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) s += exp(v[4u * i + c] - m);
+  }
+  return Stats(m, s);
+}
+
+// The softmax of cached_run_stats' runs, stored as vectors.
+void store_cached_runs(float v[kCached], uint lane, uint len, uint out_base, Stats st,
+                       float inv) {
+  [[unroll]] for (uint i = 0u; i < kCached / 4u; ++i) {
+    if (4u * i * ROW_THREADS >= len) break;
+    const uint q = lane + i * ROW_THREADS;
+    if (4u * q >= len) continue;
+    vec4 run;
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) run[c] = softmax_of(v[4u * i + c], st, inv);
+    out4[out_base / 4u + q] = run;
+  }
+}
+#endif
+
 void main() {
   const uint t = gl_LocalInvocationID.x;
   // ROW_THREADS threads per line, gl_WorkGroupSize.x / ROW_THREADS lines per
@@ -80,7 +122,11 @@ void main() {
   const bool cached = params.lines.len <= int64_t(ROW_THREADS * kCached);
   float v[kCached];
   Stats st = no_stats();
-  if (cached) {
+  if (RUNS) {
+#if IN_BITS == 32
+    st = cached_run_stats(v, lane, len, base);
+#endif
+  } else if (cached) {
     st = cached_stats(v, lane, len, base, stride);
   } else {
     for (uint j = lane; j < len; j += ROW_THREADS) {
@@ -92,7 +138,11 @@ void main() {
   if (OP == kSoftmax) {
     const float inv = 1.0 / st.s;
     const uint out_base = uint(row) * len;
-    if (cached) {
+    if (RUNS) {
+#if IN_BITS == 32
+      store_cached_runs(v, lane, len, out_base, st, inv);
+#endif
+    } else if (cached) {
       [[unroll]] for (uint i = 0u; i < kCached; ++i) {
         if (i * ROW_THREADS >= len) break;
         const uint j = lane + i * ROW_THREADS;

@@ -19,10 +19,15 @@ MLX_PUSH_CONSTANTS(SoftmaxParams)
 // offset + (r + 1) * len).
 // ROW_THREADS: threads per line, a power of two dividing the workgroup
 // size (which is kSoftmaxMaxThreads, or ROW_THREADS for a single line).
+// RUNS: the lines are CONTIGUOUS, of 32-bit elements, read once (at most
+// ROW_THREADS * kSoftmaxCachedPerThread long), and their runs of 4 whole and
+// aligned (len and offset multiples of 4): threads load and store runs of 4
+// as vectors.
 #define MLX_SOFTMAX_SPEC(X, S)     \
   X(S, 1, uint, OP, 0)             \
   X(S, 2, bool, CONTIGUOUS, false) \
-  X(S, 3, uint, ROW_THREADS, 256)
+  X(S, 3, uint, ROW_THREADS, 256)  \
+  X(S, 4, bool, RUNS, false)
 MLX_SPEC_CONSTANTS(SoftmaxSpec, MLX_SOFTMAX_SPEC)
 
 // A thread keeps up to this many elements of its line in registers: lines
