@@ -155,8 +155,8 @@ TEST_F(LoopCap, SoftmaxAndLogSumExpOfALongRow) {
   }
 }
 
-// Random rows past the split threshold against a double reference, two rows
-// so that the composed path keeps rows apart.
+// Random rows past 2^21 (parts of at most 2^21 each, backend/vulkan/softmax.cpp)
+// against a double reference, two rows so that the parts keep rows apart.
 TEST_F(LoopCap, SoftmaxAndLogSumExpOfLongRowsAgainstDouble) {
   const int n = (1 << 21) + 3;
   array x = random::uniform(-4, 4, {2, n}, float32, random::key(3), kCpu);

@@ -1,11 +1,14 @@
 // GPU kernels of Softmax and LogSumExp over the last axis, input read
 // through its strides: a power of two of threads per row, several short
-// rows to a workgroup (shaders/softmax.comp), or for few long rows several
-// workgroups per row (shaders/softmax_split.comp).
+// rows to a workgroup (shaders/softmax.comp), or for few long rows and for
+// any row past 2^21 several workgroups per row (shaders/softmax_split.comp).
 #include "backend/vulkan/shaders/params/softmax.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 #include "backend/common/buffers.h"
 #include "backend/vulkan/device.h"
@@ -37,10 +40,26 @@ constexpr int64_t kCachedPerThread = params::kSoftmaxCachedPerThread;
 // softmax_split.comp's finish reads a line's part stats one per thread.
 static_assert(params::kSoftmaxSplitMaxParts <= params::kSoftmaxMaxThreads);
 
-// The workgroups per row: 1, or enough parts to fill the GPU.
+// The longest part a workgroup walks: 8192 elements a thread a pass, within
+// lavapipe's cap of 65,535 loop iterations an invocation (silent: a row of
+// 2^24 in one workgroup gave 0.5 everywhere). So a row takes at most
+// kSoftmaxSplitMaxParts * 2^21 = 2^29 elements; the ops compose longer ones
+// from max and sum (mlx_lite/ops/reduction.cpp's kLongRow).
+constexpr int64_t kMaxPartLen = int64_t{1} << 21;
+
+// The workgroups per row: 1, or enough parts to fill the GPU, and at least
+// enough that none is longer than kMaxPartLen.
 int64_t parts_per_row(const params::Lines& lines) {
   const int64_t wanted = (kTargetWorkgroups + lines.rows - 1) / lines.rows;
-  return std::min({wanted, int64_t{params::kSoftmaxSplitMaxParts}, lines.len / kMinPartLen});
+  const int64_t parts =
+      std::max(std::min({wanted, int64_t{params::kSoftmaxSplitMaxParts}, lines.len / kMinPartLen}),
+               (lines.len + kMaxPartLen - 1) / kMaxPartLen);
+  if (parts > params::kSoftmaxSplitMaxParts) {
+    throw std::logic_error(fmt::format(
+        "[softmax] A row of {} elements reached the GPU kernel, whose parts cover at most {}.",
+        lines.len, params::kSoftmaxSplitMaxParts * kMaxPartLen));
+  }
+  return parts;
 }
 
 // Each row in `parts` workgroups: their stats, then the outputs.

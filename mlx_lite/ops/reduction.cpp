@@ -114,14 +114,13 @@ array reduce(const array& a, const std::vector<int>& axes_in, bool keepdims,
   return array(p->output_shape(a.shape()), p->output_dtype(a.dtype()), p, {a});
 }
 
-// A GPU Softmax or LogSumExp walks a row in one workgroup of 256 threads,
-// each looping 3 * len / 256 times, and lavapipe stops an invocation after
-// 65,535 loop iterations in all (silently: the 2^24-element row gave 0.5
-// everywhere). A last axis longer than kLongRow (24,576 iterations) is
-// composed from max and sum instead, which split long rows across
-// workgroups, in float32 (a float16 sum of that many terms can overflow).
-// Few rows that long also leave a large GPU mostly idle in one workgroup.
-constexpr int kLongRow = 1 << 21;
+// A GPU Softmax or LogSumExp splits a long row across workgroups, each
+// walking at most 2^21 elements (lavapipe stops an invocation after 65,535
+// loop iterations in all, silently), in at most 256 parts
+// (backend/vulkan/softmax.cpp). A last axis longer than kLongRow is composed
+// from max and sum instead, whose reductions split rows without a bound, in
+// float32 (a float16 sum of that many terms can overflow).
+constexpr int64_t kLongRow = int64_t{1} << 29;
 
 bool long_gpu_row(const array& a, StreamOrDevice s) {
   return to_stream(s).device == Device::gpu && a.ndim() > 0 && a.shape(-1) > kLongRow;
