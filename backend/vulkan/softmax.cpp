@@ -35,7 +35,6 @@ constexpr int64_t kMinPartLen = 8192;
 // params::kSoftmaxCachedPerThread).
 constexpr int64_t kElementsPerThread = 8;
 static_assert(kElementsPerThread <= params::kSoftmaxCachedPerThread);
-constexpr int64_t kCachedPerThread = params::kSoftmaxCachedPerThread;
 
 // softmax_split.comp's finish reads a line's part stats one per thread.
 static_assert(params::kSoftmaxSplitMaxParts <= params::kSoftmaxMaxThreads);
@@ -115,7 +114,8 @@ void last_axis_gpu(const Stream& s, const array& in, array& out, uint32_t op) {
   // bytes: softmax over 262144 x 128 float32 ran 1.2x faster on an H200).
   const int64_t len = layout.lines.len;
   const bool runs = layout.contiguous && size_of(in.dtype()) == 4 && len % 4 == 0 &&
-                    layout.lines.offset % 4 == 0 && len <= row_threads * kCachedPerThread;
+                    layout.lines.offset % 4 == 0 &&
+                    len <= row_threads * params::kSoftmaxCachedPerThread;
   const params::SoftmaxSpec spec{.workgroup_size = params::kSoftmaxMaxThreads,
                                  .OP = op,
                                  .CONTIGUOUS = layout.contiguous,

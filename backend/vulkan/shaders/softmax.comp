@@ -42,65 +42,72 @@ layout(set = 0, binding = 2) writeonly buffer Out4 { vec4 out4[]; };
 
 const uint kCached = kSoftmaxCachedPerThread;
 
-// Loads a thread's elements lane, lane + ROW_THREADS, ... of a line into v
-// and returns their stats: their max, then the sum of exp(x - max), one exp
-// per element instead of add_element's two. The special values come out as
-// in add_element: NaN makes both NaN, +inf makes the sum NaN, and a max of
-// -inf a sum of 0. Every load is issued before the first use (slots past
-// the line's end hold -inf, which changes no max); the exps stop at the
-// line's last slot, a branch every thread of the line takes alike
-// (ROW_THREADS * i >= len), so a short line pays for its own elements only.
+// The line element that slot i of a thread's cached elements holds: lane +
+// i * ROW_THREADS, or in RUNS lines (runs of 4 loaded as vectors) element
+// i % 4 of the thread's run i / 4, that is run lane + (i / 4) * ROW_THREADS.
+// Either grows with i and with the lane.
+uint slot_element(uint i, uint lane) {
+  return RUNS ? 4u * (lane + (i / 4u) * ROW_THREADS) + i % 4u : lane + i * ROW_THREADS;
+}
+
+// Loads a thread's cached elements of a line into v (slot_element's; whole
+// runs as vectors where RUNS) and returns their stats: their max, then the
+// sum of exp(x - max), one exp per element instead of add_element's two.
+// The special values come out as in add_element: NaN makes both NaN, +inf
+// makes the sum NaN, and a max of -inf a sum of 0. Every load is issued
+// before the first use (slots past the line's end hold -inf, which changes
+// no max); the exps stop at the line's last slot, a branch every thread of
+// the line takes alike (lane 0's element of the slot past len), so a short
+// line pays for its own elements only.
 Stats cached_stats(out float v[kCached], uint lane, uint len, uint base, uint stride) {
-  [[unroll]] for (uint i = 0u; i < kCached; ++i) {
-    const uint j = lane + i * ROW_THREADS;
-    v[i] = j < len ? load_in(in0[base + j * stride]) : minus_inf();
-  }
-  float m = minus_inf();
-  [[unroll]] for (uint i = 0u; i < kCached; ++i) m = max_nan(m, v[i]);
-  if (m == minus_inf()) return no_stats();
-  float s = 0.0;
-  [[unroll]] for (uint i = 0u; i < kCached; ++i) {
-    if (i * ROW_THREADS >= len) break;
-    if (lane + i * ROW_THREADS < len) s += exp(v[i] - m);
-  }
-  return Stats(m, s);
-}
-
+  if (RUNS) {
 #if IN_BITS == 32
-// cached_stats for RUNS lines, one vector load per run of 4: v[4 * i + c]
-// holds element 4 * (lane + i * ROW_THREADS) + c. The line's elements are
-// whole runs, so a run is in the line or past its end.
-Stats cached_run_stats(out float v[kCached], uint lane, uint len, uint base) {
-  [[unroll]] for (uint i = 0u; i < kCached / 4u; ++i) {
-    const uint q = lane + i * ROW_THREADS;
-    const vec4 run = 4u * q < len ? in4[base / 4u + q] : vec4(minus_inf());
-    [[unroll]] for (uint c = 0u; c < 4u; ++c) v[4u * i + c] = run[c];
+    // A RUNS line is whole runs: a run is in the line or past its end.
+    [[unroll]] for (uint r = 0u; r < kCached / 4u; ++r) {
+      const uint e = slot_element(4u * r, lane);
+      const vec4 run = e < len ? in4[(base + e) / 4u] : vec4(minus_inf());
+      [[unroll]] for (uint c = 0u; c < 4u; ++c) v[4u * r + c] = run[c];
+    }
+#endif
+  } else {
+    [[unroll]] for (uint i = 0u; i < kCached; ++i) {
+      const uint j = slot_element(i, lane);
+      v[i] = j < len ? load_in(in0[base + j * stride]) : minus_inf();
+    }
   }
   float m = minus_inf();
   [[unroll]] for (uint i = 0u; i < kCached; ++i) m = max_nan(m, v[i]);
   if (m == minus_inf()) return no_stats();
   float s = 0.0;
-  [[unroll]] for (uint i = 0u; i < kCached / 4u; ++i) {
-    if (4u * i * ROW_THREADS >= len) break;
-    if (4u * (lane + i * ROW_THREADS) >= len) continue;
-    [[unroll]] for (uint c = 0u; c < 4u; ++c) s += exp(v[4u * i + c] - m);
+  [[unroll]] for (uint i = 0u; i < kCached; ++i) {
+    if (slot_element(i, 0u) >= len) break;
+    if (slot_element(i, lane) < len) s += exp(v[i] - m);
   }
   return Stats(m, s);
 }
 
-// The softmax of cached_run_stats' runs, stored as vectors.
-void store_cached_runs(float v[kCached], uint lane, uint len, uint out_base, Stats st,
-                       float inv) {
-  [[unroll]] for (uint i = 0u; i < kCached / 4u; ++i) {
-    if (4u * i * ROW_THREADS >= len) break;
-    const uint q = lane + i * ROW_THREADS;
-    if (4u * q >= len) continue;
-    vec4 run;
-    [[unroll]] for (uint c = 0u; c < 4u; ++c) run[c] = softmax_of(v[4u * i + c], st, inv);
-    out4[out_base / 4u + q] = run;
+// Stores the softmax of cached_stats' elements (whole runs as vectors where
+// RUNS).
+void store_cached(float v[kCached], uint lane, uint len, uint out_base, Stats st, float inv) {
+  if (RUNS) {
+#if IN_BITS == 32
+    [[unroll]] for (uint r = 0u; r < kCached / 4u; ++r) {
+      if (slot_element(4u * r, 0u) >= len) break;
+      const uint e = slot_element(4u * r, lane);
+      if (e >= len) continue;
+      vec4 run;
+      [[unroll]] for (uint c = 0u; c < 4u; ++c) run[c] = softmax_of(v[4u * r + c], st, inv);
+      out4[(out_base + e) / 4u] = run;
+    }
+#endif
+  } else {
+    [[unroll]] for (uint i = 0u; i < kCached; ++i) {
+      if (slot_element(i, 0u) >= len) break;
+      const uint j = slot_element(i, lane);
+      if (j < len) out0[out_base + j] = store_out(softmax_of(v[i], st, inv));
+    }
   }
 }
-#endif
 
 void main() {
   const uint t = gl_LocalInvocationID.x;
@@ -122,11 +129,7 @@ void main() {
   const bool cached = params.lines.len <= int64_t(ROW_THREADS * kCached);
   float v[kCached];
   Stats st = no_stats();
-  if (RUNS) {
-#if IN_BITS == 32
-    st = cached_run_stats(v, lane, len, base);
-#endif
-  } else if (cached) {
+  if (cached) {
     st = cached_stats(v, lane, len, base, stride);
   } else {
     for (uint j = lane; j < len; j += ROW_THREADS) {
@@ -138,16 +141,8 @@ void main() {
   if (OP == kSoftmax) {
     const float inv = 1.0 / st.s;
     const uint out_base = uint(row) * len;
-    if (RUNS) {
-#if IN_BITS == 32
-      store_cached_runs(v, lane, len, out_base, st, inv);
-#endif
-    } else if (cached) {
-      [[unroll]] for (uint i = 0u; i < kCached; ++i) {
-        if (i * ROW_THREADS >= len) break;
-        const uint j = lane + i * ROW_THREADS;
-        if (j < len) out0[out_base + j] = store_out(softmax_of(v[i], st, inv));
-      }
+    if (cached) {
+      store_cached(v, lane, len, out_base, st, inv);
     } else {
       for (uint j = lane; j < len; j += ROW_THREADS) {
         out0[out_base + j] = store_out(softmax_of(load_in(in0[base + j * stride]), st, inv));
