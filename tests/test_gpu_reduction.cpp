@@ -327,6 +327,51 @@ TEST_F(GpuArgReduce, LongLinesTakeTwoPasses) {
   expect_same(argmax(t, 0, false, kGpu), argmax(t, 0, false, kCpu), "strided long lines");
 }
 
+// Contiguous 32-bit lines of whole runs of 4 that start at multiples of 4
+// load as vectors (RUNS): winners at each place in a run, ties across runs
+// and chunks (16 chunks of 4100 a line, the last shorter), NaN; and the near
+// misses that take the scalar loads (an odd offset, a length not a multiple
+// of 4, 16-bit elements), all against the CPU.
+TEST_F(GpuArgReduce, RunsOfFourAndTheirNearMisses) {
+  const int len = 65548;
+  std::vector<float> v(3 * len);
+  std::mt19937 rng(26);
+  for (auto& x : v) x = static_cast<float>(static_cast<int>(rng() % 48) - 24) / 8.0f;
+  auto at = [&](int row, int col) -> float& { return v[size_t(row) * len + col]; };
+  at(0, 61503) = at(0, 61507) = 10.0f;  // ties: the first, element 3 of its run
+  at(0, 4101) = -10.0f;                 // element 1 of its run, in the second chunk
+  at(1, 30002) = NAN;                   // element 2; the later NaN must not win
+  at(1, len - 1) = NAN;
+  at(2, 4096) = at(2, 2) = -10.0f;  // element 0 of a run at a chunk's start; element 2
+  at(2, len - 4) = 10.0f;
+  const array a(v.begin(), {3, len}, float32);
+  for (auto dtype : {float32, int32, uint32}) {
+    array x = dtype == float32 ? a
+                               : astype(where(isnan(a, kCpu), array(20.0f), a, kCpu) * 8.0f +
+                                            (dtype == uint32 ? 200.0f : 0.0f),
+                                        dtype, kCpu);
+    eval(x);
+    expect_same(argmax(x, 1, false, kGpu), argmax(x, 1, false, kCpu), "argmax " + dt(dtype));
+    expect_same(argmin(x, 1, false, kGpu), argmin(x, 1, false, kCpu), "argmin " + dt(dtype));
+    expect_same(argmax(x, kGpu), argmax(x, kCpu), "full argmax " + dt(dtype));
+  }
+  // One line of 64 (one chunk, fewer runs than threads) and 4 x 4 rows.
+  array s = slice(a, {0, 61500}, {1, 61564});
+  expect_same(argmax(s, 1, false, kGpu), argmax(s, 1, false, kCpu), "one short chunk");
+  array rows = reshape(slice(a, {1, 30000}, {2, 30016}), {4, 4}, kCpu);
+  expect_same(argmax(rows, 1, false, kGpu), argmax(rows, 1, false, kCpu), "lines of one run");
+
+  const array flat = reshape(a, {3 * len}, kCpu);
+  array odd_offset = slice(flat, {1}, {1 + len});
+  array odd_length = slice(flat, {0}, {len - 1});
+  array halves = astype(a, float16, kCpu);
+  for (const auto& [what, x] : std::vector<std::pair<std::string, array>>{
+           {"offset 1", odd_offset}, {"length 4k + 3", odd_length}, {"float16", halves}}) {
+    expect_same(argmax(x, kGpu), argmax(x, kCpu), "argmax, " + what);
+    expect_same(argmin(x, kGpu), argmin(x, kCpu), "argmin, " + what);
+  }
+}
+
 TEST_F(GpuArgReduce, ManyLines) {
   // 70,000 lines of 20: one workgroup each, folded past 65535 into y.
   array a = test_values({70000, 20}, int32, 24, -3, 3);

@@ -54,15 +54,21 @@ void ArgReduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   if (!thread_per_line && (few_rows || len > kMaxChunk)) {
     groups = few_rows ? std::min(ceil_div(kTargetWorkgroups, rows), len / kMinChunk) : 1;
     groups = std::max(groups, ceil_div(len, kMaxChunk));
-    chunk = ceil_div(len, groups);
+    // Chunks of whole runs of 4 (kMaxChunk is a multiple of 4 too).
+    chunk = ceil_div(ceil_div(len, groups), 4) * 4;
     groups = ceil_div(len, chunk);  // no empty chunk
   }
+  // Runs of 4 load as vectors where every chunk is whole runs that start at
+  // multiples of 4 in the buffer (argmax of 64M float32 on an H200: see
+  // docs/performance.md, issue 17's eleventh part).
+  const bool runs = contiguous && size_of(in.dtype()) == 4 && len % 4 == 0 && lines.offset % 4 == 0;
   const params::ArgReduceParams p{.lines = lines, .groups = groups, .chunk = chunk};
   auto spec = [&](uint32_t mode) {
     return params::ArgReduceSpec{.workgroup_size = kThreads,
                                  .OP = static_cast<uint32_t>(type_),
                                  .CONTIGUOUS = contiguous,
-                                 .MODE = mode};
+                                 .MODE = mode,
+                                 .RUNS = runs && mode == params::kWorkgroupPerChunk};
   };
 
   auto& encoder = vulkan::encoder(stream());

@@ -14,6 +14,10 @@
 //   kPickAmongChunks    workgroup r picks among the winners of line r's
 //                       chunks (cand, the output of kWorkgroupPerChunk),
 //                       reading their values from the input again.
+// RUNS (kWorkgroupPerChunk, 32-bit elements): the chunk is whole runs of 4
+// that start at multiples of 4 elements in the buffer (the host checks), and
+// each thread loads its runs as vectors: a quarter of the load instructions
+// for the same bytes, and four times the bytes in flight per load.
 #include "common.glsl"
 #include "params/arg_reduce.h"
 
@@ -24,6 +28,9 @@
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) readonly buffer Cand { uint cand[]; };
 layout(set = 0, binding = 3) writeonly buffer Out { uint out0[]; };
+#if IN_BITS == 32
+layout(set = 0, binding = 1) readonly buffer In4 { uvec4 in4[]; };
+#endif
 
 #if IN_KIND == 3
 #define VAL float
@@ -51,10 +58,53 @@ bool beats(VAL v, uint i, VAL best, uint b) {
   return OP == ArgReduce_ArgMax ? v > best : v < best;
 }
 
+// Takes (v, i) as the best so far where it beats it.
+void take(VAL v, uint i, inout VAL best, inout uint best_i) {
+  if (beats(v, i, best, best_i)) {
+    best = v;
+    best_i = i;
+  }
+}
+
 VAL value_at(int64_t start, uint k) {
   if (CONTIGUOUS) return VAL(load_in(in0[uint(start) + k]));
   return VAL(load_in(in0[uint(start + int64_t(k) * params.lines.stride)]));
 }
+
+#if IN_BITS == 32
+// A 32-bit element's value from its bits.
+VAL value_of(uint bits) {
+#if IN_KIND == 3
+  return uintBitsToFloat(bits);
+#elif IN_KIND == 1
+  return VAL(bits);
+#else
+  return VAL(int(bits));
+#endif
+}
+
+// Thread t's share of a RUNS chunk: the runs [begin / 4, end / 4) of the
+// line whose run 0 is buffer run `line_run`, each thread taking every
+// kThreads-th run. Four runs are loaded before the first comparison, and a
+// thread sees its indices in increasing order, so a tie never beats.
+void scan_runs(uint line_run, uint begin, uint end, uint t, inout VAL best, inout uint best_i) {
+  const uint last = end / 4u;
+  uint q = begin / 4u + t;
+  for (; q + 3u * kThreads < last; q += 4u * kThreads) {
+    uvec4 runs[4];
+    for (uint u = 0u; u < 4u; ++u) runs[u] = in4[line_run + q + u * kThreads];
+    for (uint u = 0u; u < 4u; ++u) {
+      for (uint c = 0u; c < 4u; ++c) {
+        take(value_of(runs[u][c]), 4u * (q + u * kThreads) + c, best, best_i);
+      }
+    }
+  }
+  for (; q < last; q += kThreads) {
+    const uvec4 run = in4[line_run + q];
+    for (uint c = 0u; c < 4u; ++c) take(value_of(run[c]), 4u * q + c, best, best_i);
+  }
+}
+#endif
 
 // Combines the workgroup's (value, index) pairs; the winner ends in slot 0.
 void workgroup_reduce(uint t, VAL v, uint i) {
@@ -82,11 +132,7 @@ void main() {
     if (r >= rows) return;
     const int64_t start = line_start(r);
     for (uint k = 0u; k < uint(len); ++k) {
-      const VAL v = value_at(start, k);
-      if (beats(v, k, best, best_i)) {
-        best = v;
-        best_i = k;
-      }
+      take(value_at(start, k), k, best, best_i);
     }
     out0[uint(r)] = best_i;
     return;
@@ -99,11 +145,7 @@ void main() {
     const int64_t start = line_start(w);
     for (uint j = t; j < uint(groups); j += kThreads) {
       const uint k = cand[uint(w * groups) + j];
-      const VAL v = value_at(start, k);
-      if (beats(v, k, best, best_i)) {
-        best = v;
-        best_i = k;
-      }
+      take(value_at(start, k), k, best, best_i);
     }
     workgroup_reduce(t, best, best_i);
     if (t == 0u) out0[uint(w)] = shared_index[0];
@@ -115,25 +157,21 @@ void main() {
   const uint begin = uint((w - r * groups) * chunk);
   const uint end = uint(min(len, int64_t(begin) + chunk));
   const int64_t start = line_start(r);
-  // Each thread sees its indices in increasing order, so a tie never beats.
-  // Four loads are issued before the first comparison: more reads in flight.
-  uint k = begin + t;
-  for (; k + 3u * kThreads < end; k += 4u * kThreads) {
-    VAL v[4];
-    for (uint u = 0u; u < 4u; ++u) v[u] = value_at(start, k + u * kThreads);
-    for (uint u = 0u; u < 4u; ++u) {
-      if (beats(v[u], k + u * kThreads, best, best_i)) {
-        best = v[u];
-        best_i = k + u * kThreads;
-      }
+  if (RUNS) {
+#if IN_BITS == 32
+    scan_runs(uint(start) / 4u, begin, end, t, best, best_i);
+#endif
+  } else {
+    // Each thread sees its indices in increasing order, so a tie never
+    // beats. Four loads are issued before the first comparison: more reads
+    // in flight.
+    uint k = begin + t;
+    for (; k + 3u * kThreads < end; k += 4u * kThreads) {
+      VAL v[4];
+      for (uint u = 0u; u < 4u; ++u) v[u] = value_at(start, k + u * kThreads);
+      for (uint u = 0u; u < 4u; ++u) take(v[u], k + u * kThreads, best, best_i);
     }
-  }
-  for (; k < end; k += kThreads) {
-    const VAL v = value_at(start, k);
-    if (beats(v, k, best, best_i)) {
-      best = v;
-      best_i = k;
-    }
+    for (; k < end; k += kThreads) take(value_at(start, k), k, best, best_i);
   }
   workgroup_reduce(t, best, best_i);
   if (t == 0u) out0[uint(w)] = shared_index[0];

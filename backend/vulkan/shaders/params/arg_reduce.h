@@ -20,11 +20,14 @@ struct ArgReduceParams {
 MLX_PUSH_CONSTANTS(ArgReduceParams)
 
 // OP: an ArgReduce::ReduceType. CONTIGUOUS: line r is [offset + r * len,
-// offset + (r + 1) * len). MODE: one of the modes below.
+// offset + (r + 1) * len). MODE: one of the modes below. RUNS
+// (kWorkgroupPerChunk, 32-bit elements): every chunk is whole runs of 4
+// elements that start at multiples of 4 in the buffer, loaded as vectors.
 #define MLX_ARG_REDUCE_SPEC(X, S)  \
   X(S, 1, uint, OP, 0)             \
   X(S, 2, bool, CONTIGUOUS, false) \
-  X(S, 3, uint, MODE, 0)
+  X(S, 3, uint, MODE, 0)           \
+  X(S, 4, bool, RUNS, false)
 MLX_SPEC_CONSTANTS(ArgReduceSpec, MLX_ARG_REDUCE_SPEC)
 
 // Workgroup w scans chunk w % groups of line w / groups and writes the
