@@ -13,8 +13,8 @@
 //                        step's own time is the difference from K - 1):
 //                        1 count, 2 offsets (cumsum), 3 scatter, 4 sort,
 //                        5 x_grad, and 6 grid_grad alone;
-//   BM_TunedVjpXGrad/V   step 5 alone (its inputs made beforehand), V = 1 or
-//                        2 vectors of 4 channels per thread.
+//   BM_TunedVjpXGrad/V   step 5 alone (its inputs made beforehand), V = 1,
+//                        2, 4 or 8 vectors of 4 channels per thread.
 // bytes_per_second counts the bytes a single pass must move at least
 // (grid_sample_bench.h's forward_bytes and vjp_bytes, which count 4 bytes an
 // element: halved for float16).
@@ -85,8 +85,8 @@ void BM_TunedVjpF16(benchmark::State& state) {
   tuned_vjp(state, float16);
 }
 
-// The x_grad kernel alone (step 5, its inputs evaluated first) with 1 or 2
-// vectors of x_grad per thread. Arguments: N, H, W, C, gH, gW, vectors.
+// The x_grad kernel alone (step 5, its inputs evaluated first) with 1, 2, 4
+// or 8 vectors of x_grad per thread. Arguments: N, H, W, C, gH, gW, vectors.
 void BM_TunedVjpXGrad(benchmark::State& state) {
   const Sizes s = sizes_of(state);
   const int vectors = static_cast<int>(state.range(6));
@@ -155,4 +155,6 @@ BENCHMARK(BM_TunedVjpXGrad)
     ->Args({1, 64, 64, 32, 32, 32, 2})
     ->Args({8, 1024, 1024, 64, 256, 256, 1})
     ->Args({8, 1024, 1024, 64, 256, 256, 2})
+    ->Args({8, 1024, 1024, 64, 256, 256, 4})
+    ->Args({8, 1024, 1024, 64, 256, 256, 8})
     ->Apply(timed_in_ms);

@@ -517,13 +517,16 @@ inline array grid_sample_tuned_forward(const array& x, const array& grid,
 
 namespace grid_sample_tuned_detail {
 
-// Step 5's launch. x_grad_vectors: vectors of x_grad per thread (1 or 2; 2
-// needs an even number of vectors per pixel, else 1 is used).
+// Step 5's launch. x_grad_vectors: the most vectors of x_grad per thread;
+// the largest power of two up to it (and up to 8) that divides a pixel's
+// vectors is used. More vectors a thread means fewer threads repeating a
+// pixel's bucket lookups and more stores in flight each.
 inline array x_grad_step(const array& x, const array& grid, const array& cot, const array& local,
                          const array& row_offset, const array& sorted, int x_grad_vectors) {
   const int N = x.shape(0), H = x.shape(1), W = x.shape(2), C = x.shape(3);
   const int vec = C % 4 == 0 ? 4 : 1;
-  const int xvpt = x_grad_vectors == 2 && (C / vec) % 2 == 0 ? 2 : 1;
+  int xvpt = 1;
+  while (2 * xvpt <= std::min(x_grad_vectors, 8) && (C / vec) % (2 * xvpt) == 0) xvpt *= 2;
   const int64_t threads = int64_t(N) * H * W * (C / vec / xvpt);
   if (threads > int64_t(INT32_MAX)) {
     throw std::invalid_argument("[grid_sample_tuned] x is too large.");

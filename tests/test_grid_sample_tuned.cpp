@@ -128,9 +128,13 @@ TEST_P(GridSampleTuned, VjpMatchesAutodiffOfTheReference) {
   auto [x_grad, grid_grad] = examples::grid_sample_tuned_vjp(x, grid, cot);
   EXPECT_ALLCLOSE(x_grad, grads[0], 1e-4, 1e-5) << "x_grad";
   EXPECT_ALLCLOSE(grid_grad, grads[1], 1e-4, 1e-5 * c.C * std::max(c.H, c.W)) << "grid_grad";
-  // x_grad with one vector per thread (the default takes two where it can).
-  auto stages = examples::grid_sample_tuned_detail::vjp_stages(x, grid, cot, 1);
-  EXPECT_ALLCLOSE(stages.x_grad, grads[0], 1e-4, 1e-5) << "x_grad, 1 vector per thread";
+  // x_grad with 1, 4 and 8 vectors per thread (where a pixel's vectors
+  // allow; the default takes up to 2).
+  for (int vectors : {1, 4, 8}) {
+    auto stages = examples::grid_sample_tuned_detail::vjp_stages(x, grid, cot, vectors);
+    EXPECT_ALLCLOSE(stages.x_grad, grads[0], 1e-4, 1e-5)
+        << "x_grad, up to " << vectors << " vectors per thread";
+  }
 }
 
 // float16: every forward variant (C % 8 == 0 takes variant 1's 8 channels
@@ -158,8 +162,11 @@ TEST_P(GridSampleTuned, Float16VjpMatchesAutodiffOfTheReferenceAndIsDeterministi
   EXPECT_EQ(grid_grad.dtype(), float16);
   EXPECT_ALLCLOSE(x_grad, grads[0], kHalfRtol, 1e-5) << "x_grad";
   EXPECT_ALLCLOSE(grid_grad, grads[1], kHalfRtol, 1e-5 * c.C * std::max(c.H, c.W)) << "grid_grad";
-  auto stages = examples::grid_sample_tuned_detail::vjp_stages(h.x, h.grid, h.cot, 1);
-  EXPECT_ALLCLOSE(stages.x_grad, grads[0], kHalfRtol, 1e-5) << "x_grad, 1 vector per thread";
+  for (int vectors : {1, 4, 8}) {
+    auto stages = examples::grid_sample_tuned_detail::vjp_stages(h.x, h.grid, h.cot, vectors);
+    EXPECT_ALLCLOSE(stages.x_grad, grads[0], kHalfRtol, 1e-5)
+        << "x_grad, up to " << vectors << " vectors per thread";
+  }
   auto [x_grad2, grid_grad2] = examples::grid_sample_tuned_vjp(h.x, h.grid, h.cot);
   EXPECT_TRUE(bit_identical(x_grad, x_grad2)) << "x_grad";
   EXPECT_TRUE(bit_identical(grid_grad, grid_grad2)) << "grid_grad";

@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 // ArgReduce: the index (uint32) of the first smallest (ArgMin) or largest
 // (ArgMax) element of each line, NaN counting as the extreme (the first NaN
 // wins), as the CPU does. MODE (params/arg_reduce.h):
@@ -85,24 +86,30 @@ VAL value_of(uint bits) {
 
 // Thread t's share of a RUNS chunk: the runs [begin / 4, end / 4) of the
 // line whose run 0 is buffer run `line_run`, each thread taking every
-// kThreads-th run. Four runs are loaded before the first comparison, and a
-// thread sees its indices in increasing order, so a tie never beats.
+// kThreads-th run. Four runs are loaded before the first comparison, each
+// into its own (best, index) pair: four short chains of comparisons instead
+// of one long one. Each pair sees its indices in increasing order (a tie
+// never beats), and beats() orders any two pairs, so merging them in any
+// order gives the first winner.
 void scan_runs(uint line_run, uint begin, uint end, uint t, inout VAL best, inout uint best_i) {
   const uint last = end / 4u;
+  VAL b[4] = VAL[4](best, best, best, best);
+  uint bi[4] = uint[4](best_i, best_i, best_i, best_i);
   uint q = begin / 4u + t;
   for (; q + 3u * kThreads < last; q += 4u * kThreads) {
     uvec4 runs[4];
-    for (uint u = 0u; u < 4u; ++u) runs[u] = in4[line_run + q + u * kThreads];
-    for (uint u = 0u; u < 4u; ++u) {
-      for (uint c = 0u; c < 4u; ++c) {
-        take(value_of(runs[u][c]), 4u * (q + u * kThreads) + c, best, best_i);
+    [[unroll]] for (uint u = 0u; u < 4u; ++u) runs[u] = in4[line_run + q + u * kThreads];
+    [[unroll]] for (uint u = 0u; u < 4u; ++u) {
+      [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+        take(value_of(runs[u][c]), 4u * (q + u * kThreads) + c, b[u], bi[u]);
       }
     }
   }
   for (; q < last; q += kThreads) {
     const uvec4 run = in4[line_run + q];
-    for (uint c = 0u; c < 4u; ++c) take(value_of(run[c]), 4u * q + c, best, best_i);
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) take(value_of(run[c]), 4u * q + c, b[0], bi[0]);
   }
+  [[unroll]] for (uint u = 0u; u < 4u; ++u) take(b[u], bi[u], best, best_i);
 }
 #endif
 
