@@ -175,6 +175,35 @@ BENCHMARK(BM_GpuSumRows)
     ->UseRealTime();
 BENCHMARK(BM_GpuSmallOpGraph)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// A fill (zeros: a copy of one broadcast element) and a multiply by a scalar:
+// each has an operand that is one element everywhere, which the dense path
+// reads as a splat (backend/vulkan/elementwise.cpp).
+namespace {
+
+void BM_GpuFill(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  if (!fits_one_binding(state, n * 4)) return;
+  bench::eval_loop(state, [&] { return zeros({static_cast<int>(n)}, float32, kGpu); });
+  state.SetBytesProcessed(state.iterations() * n * 4);
+}
+
+void BM_GpuScalarMultiply(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  if (!fits_one_binding(state, n * 4)) return;
+  array a = filled(n, 1.0f);
+  bench::eval_loop(state, [&] { return multiply(a, array(2.0f), kGpu); });
+  state.SetBytesProcessed(state.iterations() * n * 2 * 4);
+}
+
+}  // namespace
+
+BENCHMARK(BM_GpuFill)->Arg(1 << 25)->Arg(1 << 28)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GpuScalarMultiply)
+    ->Arg(1 << 25)
+    ->Arg(1 << 28)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // Reductions to one value of 64M float32 (two passes) and argmax over them.
 namespace {
 

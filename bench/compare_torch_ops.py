@@ -6,7 +6,7 @@
                                        [--env NAME=VALUE ...]
 
 PROGRAMs are bench_linalg (matmul, softmax, logsumexp) and bench_gpu (copy,
-add, broadcast multiply, row and full sums, argmax, the eval round trip, a
+add, broadcast multiply, fill, multiply by a scalar, row and full sums, argmax, the eval round trip, a
 graph of small ops). Each program's benchmarks run first (5 repetitions,
 medians), then PyTorch on the same shapes and dtypes. Each PyTorch figure is
 the median wall time from the call until the result is on the host, as
@@ -73,6 +73,11 @@ def gpu_case(name, args, values):
     if name in ("BM_GpuBroadcastMultiply", "BM_GpuBroadcastMultiplyVec4Kernel"):
         a, b = values(args[0] // 64, 64), values(args[0] // 64, 1)
         return lambda: a * b
+    if name == "BM_GpuFill":
+        return lambda: torch.zeros(args[0], device="cuda")
+    if name == "BM_GpuScalarMultiply":
+        a = values(args[0])
+        return lambda: a * 2.0
     if name == "BM_GpuSumRows":
         rows = args[0]
         a = values(rows, (1 << 26) // rows)

@@ -48,6 +48,7 @@ def label(benchmark):
               "GpuAddVec4Kernel": "plain vec4 add kernel",
               "GpuBroadcastMultiply": "broadcast multiply",
               "GpuBroadcastMultiplyVec4Kernel": "plain vec4 broadcast multiply kernel",
+              "GpuFill": "fill (zeros)", "GpuScalarMultiply": "multiply by a scalar",
               "GpuFullSum": "full sum", "GpuFullArgmax": "argmax",
               "GpuEvalRoundTrip": "eval round trip (one-element add)",
               "GpuSmallOpGraph": "1000 dependent small adds"}

@@ -251,3 +251,38 @@ TEST_F(GpuElementwise, RunsOfFourAsVectors) {
                  "multiply over a donated input" + size);
   }
 }
+
+// A broadcast scalar (x * 2, a fill) is a splat: the dense path reads its one
+// element for every position, as runs of 4 where the other operands allow
+// (even from an offset that is no multiple of 4), element by element
+// otherwise (a size that is no multiple of 4, 2- and 8-byte dtypes, a small
+// array). Every result against the CPU.
+TEST_F(GpuElementwise, BroadcastScalarsAreSplats) {
+  for (int n : {1 << 16, (1 << 16) + 2, 37}) {
+    for (Dtype t : {float32, int32, float16, int64, bool_}) {
+      const std::string what = std::string(dtype_name(t)) + " n=" + std::to_string(n);
+      array base = test_values({n + 8}, t, 33, 0.5f, 3.0f);
+      array x = slice(base, {4}, {4 + n});
+      for (int at : {0, 3}) {  // the scalar's offset in its buffer
+        const std::string place = what + " scalar at " + std::to_string(at);
+        array s = broadcast_to(slice(base, {at}, {at + 1}), {n});
+        expect_close(copy(s, kGpu), copy(s, kCpu), 0, 0, "copy of " + place);
+        if (t == bool_) continue;
+        expect_close(multiply(x, s, kGpu), multiply(x, s, kCpu), 0, 0, "x * s, " + place);
+        expect_close(subtract(s, x, kGpu), subtract(s, x, kCpu), 0, 0, "s - x, " + place);
+        expect_close(negative(s, kGpu), negative(s, kCpu), 0, 0, "negative of " + place);
+        expect_close(astype(s, float16, kGpu), astype(s, float16, kCpu), 0, 0,
+                     "astype of " + place);
+        array c = greater(x, array(1.5f, t), kCpu);
+        expect_close(where(c, s, x, kGpu), where(c, s, x, kCpu), 0, 0, "where(c, s, x), " + place);
+      }
+      expect_close(full({n}, array(2.5f), t, kGpu), full({n}, array(2.5f), t, kCpu), 0, 0,
+                   "full " + what);
+      expect_close(zeros({2, n}, t, kGpu), zeros({2, n}, t, kCpu), 0, 0, "zeros " + what);
+    }
+  }
+  // A splat of a 2-d broadcast (stride 0 in both dims) beside a dense operand.
+  array m = test_values({300, 256}, float32, 34);
+  array s = broadcast_to(reshape(array(3.0f), {1, 1}), {300, 256});
+  expect_close(add(m, s, kGpu), add(m, s, kCpu), 0, 0, "m + 2-d splat");
+}

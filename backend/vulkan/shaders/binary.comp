@@ -256,8 +256,8 @@ layout(set = 0, binding = 2) readonly buffer B4 { uvec4 b4[]; };
 layout(set = 0, binding = 3) writeonly buffer Out4 { uvec4 out4[]; };
 
 void run_of_4(uint t) {
-  const uvec4 x = a4[uint(params.offset[0]) / 4u + t];
-  const uvec4 y = b4[uint(params.offset[1]) / 4u + t];
+  const uvec4 x = RUN_OF(a4, 0, t);
+  const uvec4 y = RUN_OF(b4, 1, t);
   uvec4 o;
   for (uint c = 0u; c < 4u; ++c) {
     o[c] = out_bits(store_out(result(apply(load_in(in_from_bits(x[c])), load_in(in_from_bits(y[c]))))));

@@ -37,7 +37,7 @@ layout(set = 0, binding = 1) readonly buffer In4 { uvec4 in4[]; };
 layout(set = 0, binding = 2) writeonly buffer Out4 { uvec4 out4[]; };
 
 void run_of_4(uint t) {
-  const uvec4 v = in4[uint(params.offset[0]) / 4u + t];
+  const uvec4 v = RUN_OF(in4, 0, t);
   if (SAME_DTYPE) {
     out4[t] = v;
     return;

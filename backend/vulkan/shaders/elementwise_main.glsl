@@ -27,9 +27,10 @@
 
 // RUNS_OF_4 (params/elementwise.h): a shader whose every operand has 4-byte
 // elements may define HAS_RUN_OF_4 and run_of_4(t), which computes elements
-// 4t to 4t + 3 from one 16-byte load of each input into one store, as a
-// plain vec4 kernel does: on an H200 the copy primitive's scalar loads ran
-// at 0.85x of such a kernel's rate.
+// 4t to 4t + 3 from one 16-byte load of each input (RUN_OF: a splat's
+// element four times) into one store, as a plain vec4 kernel does: on an
+// H200 the copy primitive's scalar loads ran at 0.85x of such a kernel's
+// rate, and a fill (a copy of a splat) at half a vec4 store kernel's.
 
 // The operands the shape block locates: all, or (copy's kCopyDense, whose
 // shape block describes the source only) fewer; the others' locations are
@@ -44,7 +45,7 @@ void operand_locations(int64_t i, out uint loc[NUM_OPERANDS]) {
   const ShapeRef r = params.dims;
   for (int k = 0; k < NUM_OPERANDS; ++k) loc[k] = k < LOCATED_OPERANDS ? uint(params.offset[k]) : 0u;
   if (CONTIGUOUS) {
-    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += uint(i);
+    for (int k = 0; k < LOCATED_OPERANDS; ++k) loc[k] += is_splat(k) ? 0u : uint(i);
     return;
   }
   if (fits_32_bits(params.n)) {

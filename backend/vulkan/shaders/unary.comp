@@ -303,7 +303,7 @@ layout(set = 0, binding = 1) readonly buffer In4 { uvec4 in4[]; };
 layout(set = 0, binding = 2) writeonly buffer Out4 { uvec4 out4[]; };
 
 void run_of_4(uint t) {
-  const uvec4 v = in4[uint(params.offset[0]) / 4u + t];
+  const uvec4 v = RUN_OF(in4, 0, t);
   uvec4 o;
   for (uint c = 0u; c < 4u; ++c) o[c] = out_bits(store_out(apply(load_in(in_from_bits(v[c])))));
   out4[t] = o;

@@ -32,12 +32,17 @@ MLX_PUSH_CONSTANTS(ElementwiseParams)
 // RUNS_OF_4: CONTIGUOUS too, n and every offset multiples of 4, and every
 // operand 4 bytes an element: thread t takes elements 4t to 4t + 3 as one
 // 16-byte vector of each operand (the shaders that define run_of_4(); the
-// others take them one by one).
+// others take them one by one). SPLATS (CONTIGUOUS and RUNS_OF_4 only): bit
+// k set says operand k is one element broadcast to every position (a
+// scalar operand, or what full() copies), read at offset[k] for every
+// element; the other operands are as CONTIGUOUS says, and a splat's offset
+// need not be a multiple of 4.
 #define MLX_ELEMENTWISE_SPEC(X, S)        \
   X(S, 1, uint, OP, 0)                    \
   X(S, 2, bool, CONTIGUOUS, false)        \
   X(S, 3, uint, ELEMENTS_PER_THREAD, 1)   \
-  X(S, 4, bool, RUNS_OF_4, false)
+  X(S, 4, bool, RUNS_OF_4, false)         \
+  X(S, 5, uint, SPLATS, 0)
 MLX_SPEC_CONSTANTS(ElementwiseSpec, MLX_ELEMENTWISE_SPEC)
 
 // copy's OP: a new row-major output (the shape block describes the source
