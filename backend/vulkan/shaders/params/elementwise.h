@@ -37,11 +37,11 @@ MLX_PUSH_CONSTANTS(ElementwiseParams)
 // scalar operand, or what full() copies), read at offset[k] for every
 // element; the other operands are as CONTIGUOUS says, and a splat's offset
 // need not be a multiple of 4.
-#define MLX_ELEMENTWISE_SPEC(X, S)        \
-  X(S, 1, uint, OP, 0)                    \
-  X(S, 2, bool, CONTIGUOUS, false)        \
-  X(S, 3, uint, ELEMENTS_PER_THREAD, 1)   \
-  X(S, 4, bool, RUNS_OF_4, false)         \
+#define MLX_ELEMENTWISE_SPEC(X, S)      \
+  X(S, 1, uint, OP, 0)                  \
+  X(S, 2, bool, CONTIGUOUS, false)      \
+  X(S, 3, uint, ELEMENTS_PER_THREAD, 1) \
+  X(S, 4, bool, RUNS_OF_4, false)       \
   X(S, 5, uint, SPLATS, 0)
 MLX_SPEC_CONSTANTS(ElementwiseSpec, MLX_ELEMENTWISE_SPEC)
 
