@@ -6,8 +6,8 @@
                                        [--env NAME=VALUE ...]
 
 PROGRAMs are bench_linalg (matmul, softmax, logsumexp) and bench_gpu (copy,
-add, broadcast multiply, fill, multiply by a scalar, row and full sums, argmax, the eval round trip, a
-graph of small ops). Each program's benchmarks run first (5 repetitions,
+add, broadcast multiply, fill, multiply by a scalar, row and full sums,
+argmax, the eval round trip, a graph of small ops). Each program's benchmarks run first (5 repetitions,
 medians), then PyTorch on the same shapes and dtypes. Each PyTorch figure is
 the median wall time from the call until the result is on the host, as
 Google Benchmark's real time covers an mlx_lite eval; CUDA-event time is

@@ -519,8 +519,8 @@ namespace grid_sample_tuned_detail {
 
 // Step 5's launch. x_grad_vectors: the most vectors of x_grad per thread;
 // the largest power of two up to it (and up to 8) that divides a pixel's
-// vectors is used. More vectors a thread means fewer threads repeating a
-// pixel's bucket lookups and more stores in flight each.
+// vectors is used (vjp_stages' default, 2, was the fastest on an H200: 4
+// and 8 were not faster; docs/performance.md, issue 17's eleventh part).
 inline array x_grad_step(const array& x, const array& grid, const array& cot, const array& local,
                          const array& row_offset, const array& sorted, int x_grad_vectors) {
   const int N = x.shape(0), H = x.shape(1), W = x.shape(2), C = x.shape(3);

@@ -23,7 +23,7 @@ struct Layout {
   bool dense = true;
   bool runs_of_4 = false;  // RUNS_OF_4: dense, 4-byte elements, aligned runs
   int64_t inner = 1;       // the innermost merged dim
-  uint32_t splats = 0;     // SPLATS: operands that are one element everywhere
+  uint32_t splats = 0;     // SPLATS (dense only): operands that are one element everywhere
 };
 
 // Whether `a` is one element at every position (a broadcast scalar: every
@@ -87,7 +87,7 @@ void dispatch_over(Encoder& encoder, const ElementwiseKernel& kernel, uint32_t o
                                      .CONTIGUOUS = l.dense,
                                      .ELEMENTS_PER_THREAD = t.per_thread,
                                      .RUNS_OF_4 = t.runs_of_4,
-                                     .SPLATS = l.dense ? l.splats : 0};
+                                     .SPLATS = l.splats};
   encoder.dispatch(kernel, spec, l.params, shapes, operands, Grid::threads(t.count));
 }
 
@@ -110,23 +110,24 @@ void dispatch_elementwise(Encoder& encoder, const ElementwiseKernel& kernel, uin
   // Broadcast scalars (x * 2, full()'s copy) are splats on the dense path,
   // which a general layout would send down the strided path: element by
   // element (a fill of 2 GiB on an H200 ran at half a vec4 store's rate).
-  if (std::ranges::all_of(
-          inputs, [](const array& in) { return in.flags().row_contiguous || is_splat(in); })) {
+  uint32_t splats = 0;
+  for (size_t k = 0; k < inputs.size(); ++k) splats |= is_splat(inputs[k]) ? 1u << k : 0u;
+  auto splat = [&](size_t k) { return (splats >> k & 1u) != 0; };
+  bool flat = true;
+  for (size_t k = 0; k < inputs.size(); ++k) flat &= inputs[k].flags().row_contiguous || splat(k);
+  if (flat) {
     // One dense dim: what merging gives, without its work (small ops are
     // host-bound); the flat path reads no shapes.
     l.params.n = static_cast<int64_t>(out.size());
-    for (size_t k = 0; k < inputs.size(); ++k) {
-      l.params.offset[k] = inputs[k].offset();
-      if (is_splat(inputs[k])) l.splats |= 1u << k;
-    }
-    l.inner = l.params.n;
+    l.splats = splats;
     // Runs of 4 elements as 16-byte vectors: 4-byte elements only (the
     // shaders' run_of_4), every run aligned (a splat has no runs).
-    auto aligned = [](const array& a) {
-      return size_of(a.dtype()) == 4 && (a.offset() % 4 == 0 || is_splat(a));
-    };
-    l.runs_of_4 =
-        l.params.n % 4 == 0 && size_of(out.dtype()) == 4 && std::ranges::all_of(inputs, aligned);
+    l.runs_of_4 = l.params.n % 4 == 0 && size_of(out.dtype()) == 4;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      l.params.offset[k] = inputs[k].offset();
+      l.runs_of_4 &= size_of(inputs[k].dtype()) == 4 && (inputs[k].offset() % 4 == 0 || splat(k));
+    }
+    l.inner = l.params.n;
   } else {
     std::array<const Strides*, params::kMaxElementwiseOperands> strides;
     std::array<int64_t, params::kMaxElementwiseOperands> offsets;
