@@ -245,6 +245,39 @@ TEST(Scans, LongAxesScanInBlocks) {
   expect_scans(with_nan, "70000 with NaN", {Op::Max, Op::Sum});
 }
 
+// Contiguous 32-bit lines whose length and start are multiples of 4 load
+// and store runs of 4 as vectors on the GPU (scan.comp's RUNS), forward and
+// reversed, over several tiles of 1024 and a last tile of one run; the near
+// misses take element loads: a start 1 past a run, a length of 4k + 2, 16-bit
+// and 8-bit dtypes, a strided axis. Integer-valued floats keep float sums
+// exact, so every sum compares bit for bit with the CPU's.
+TEST(Scans, RunsOfFourAndTheirNearMisses) {
+  auto integers = [](const Shape& shape, Dtype dtype, uint64_t seed) {
+    return astype(floor(small_values(shape, float32, seed, -3, 3), kCpu), dtype, kCpu);
+  };
+  expect_scans(small_values({3, 4100}, int32, 20), "3 x 4100 int32");
+  expect_scans(small_values({2, 2052}, uint32, 21, 0, 4), "2 x 2052 uint32");
+  array floats = integers({2, 4100}, float32, 22);
+  expect_scans(floats, "2 x 4100 float32", {Op::Sum, Op::Max, Op::Min, Op::Prod});
+  expect_scans(small_values({2, 1028}, float32, 23, -1, 1), "2 x 1028 logaddexp", {Op::LogAddExp});
+  // A NaN in the second tile of one line.
+  array with_nan = where(equal(arange(8200), array(1500)), array(std::nanf("")),
+                         reshape(integers({8200}, float32, 24), {8200}), kCpu);
+  expect_scans(reshape(with_nan, {2, 4100}), "NaN in a run", {Op::Sum, Op::Max, Op::Min});
+  // Lines of one tile of 64 threads, the shortest that a workgroup scans.
+  expect_scans(small_values({5, 68}, int32, 25), "5 x 68 int32", {Op::Sum, Op::Max});
+
+  // Contiguous lines that start 1 past a run (a view of a flat buffer).
+  array flat = small_values({1 + 2 * 4100}, int32, 26);
+  array off_by_one = reshape(slice(flat, {1}, {1 + 2 * 4100}), {2, 4100});
+  expect_scans(off_by_one, "int32 starting at 1", {Op::Sum, Op::Min});
+  expect_scans(small_values({3, 1030}, int32, 30), "int32 of 1030", {Op::Sum, Op::Prod});
+  expect_scans(integers({2, 2048}, float16, 27), "2 x 2048 float16", {Op::Sum, Op::Max});
+  expect_scans(greater(small_values({2, 2048}, float32, 28), array(0.0f), kCpu), "2 x 2048 bool",
+               {Op::Sum, Op::Max});
+  expect_scans(small_values({1028, 3}, int32, 29), "1028 x 3 int32", {Op::Sum});
+}
+
 TEST(Scans, NaNPropagatesAndInfinitiesStay) {
   const float nan = std::nanf(""), inf = INFINITY;
   for (Dtype dtype : {float32, float16, bfloat16}) {

@@ -40,11 +40,18 @@ void Scan::eval_gpu(const std::vector<array>& inputs, array& out) {
   uint32_t threads = 64;
   while (threads < params::kScanMaxThreads && 4 * threads < lines.len) threads *= 2;
 
+  // Runs of 4 load and store as vectors where every line is whole runs that
+  // start at multiples of 4 elements in both buffers (the output's lines are
+  // contiguous when inner is 1; it starts at its buffer's start).
+  const bool runs = !thread_per_line && contiguous && inner == 1 && size_of(in.dtype()) == 4 &&
+                    size_of(out.dtype()) == 4 && lines.len % 4 == 0 && lines.offset % 4 == 0;
+
   const params::ScanSpec spec{
       .workgroup_size = thread_per_line ? params::kScanMaxThreads : threads,
       .OP = static_cast<uint32_t>(type_),
       .CONTIGUOUS = contiguous,
-      .MODE = thread_per_line ? params::kScanThreadPerLine : params::kWorkgroupPerLine};
+      .MODE = thread_per_line ? params::kScanThreadPerLine : params::kWorkgroupPerLine,
+      .RUNS = runs};
   const auto grid =
       thread_per_line ? vulkan::Grid::threads(lines.rows) : vulkan::Grid::workgroups(lines.rows);
   vulkan::encoder(stream()).dispatch(kernels(in.dtype(), out.dtype()), spec, p, shapes,

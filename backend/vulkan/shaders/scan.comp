@@ -1,19 +1,27 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 // Scan (cumsum, cumprod, cummax, cummin, logcumsumexp: OP) along one axis,
-// inclusive or exclusive, forward or reverse, as the CPU's backend/cpu/scan.cpp (params/scan.h: where element k of line
-// r goes). Scan position p reads and writes element k = p (k = len - 1 - p
-// when reverse). MODE:
+// inclusive or exclusive, forward or reverse, as the CPU's
+// backend/cpu/scan.cpp (params/scan.h: where element k of line r goes). Scan
+// position p reads and writes element k = p (k = len - 1 - p when reverse).
+// MODE:
 //   kWorkgroupPerLine   a workgroup of W threads per line walks it in tiles
-//                       of 4W: each tile is loaded coalesced into shared
-//                       memory, each thread sums 4 consecutive elements, a
-//                       shared-memory scan of the W thread sums (no subgroup
-//                       operations, so any subgroup size works) gives each
-//                       thread its prefix, and a running total carries
-//                       across tiles;
+//                       of 4W positions. Thread t loads the tile's positions
+//                       4t..4t+3 into registers and scans them; a scan of the
+//                       W thread totals through shared memory, in a fixed
+//                       shape (no subgroup operations, so floats come out
+//                       the same for every subgroup size), gives each thread
+//                       its prefix; it stores its 4 results from registers,
+//                       and a running total carries across tiles. Two
+//                       barriers a tile.
 //   kScanThreadPerLine  thread r scans line r alone (many short lines, or
 //                       lines across the fast axis: neighbouring threads
 //                       then touch neighbouring elements).
+// RUNS (kWorkgroupPerLine; 32-bit input and output; contiguous lines along
+// the output's last axis whose length and start are multiples of 4, which
+// the host checks): a thread's 4 positions are one aligned run, loaded and
+// stored as one vector.
 #include "common.glsl"
 #include "params/scan.h"
 
@@ -23,27 +31,38 @@
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
+#if IN_BITS == 32 && OUT_BITS == 32
+layout(set = 0, binding = 1) readonly buffer In4 { uvec4 in4[]; };
+layout(set = 0, binding = 2) writeonly buffer Out4 { uvec4 out4[]; };
+#endif
 
 // Floats scan in float, with a sum's running total compensated (Kahan)
-// since it carries across a whole line (the CPU sums in double); integers and
-// bool in 64 bits, which wrap to the output's width as the CPU's do.
+// since it carries across a whole line (the CPU sums in double). Integers and
+// bool scan in their own width, 32 bits at least: the CPU's 64-bit sums and
+// products wrap to the output's width, and their low bits depend on the
+// operands' low bits alone; max and min stay in the dtype's range. 64-bit
+// arithmetic, which GPUs emulate, is left to the 64-bit dtypes.
 #if IN_KIND == 3
 #define ACC float
 #elif IN_U64
 #define ACC uint64_t  // so that cummax and cummin order values past 2^63
-#else
+#elif IN_BITS == 64
 #define ACC int64_t
+#elif IN_KIND == 2
+#define ACC int
+#else
+#define ACC uint
 #endif
 
 // The workgroup size is 64, 128 or 256 (shorter lines get smaller ones).
 const uint kThreads = gl_WorkGroupSize.x;
 const uint kPerThread = 4;
 const uint kTile = kThreads * kPerThread;
-const uint kGroup = 16;                 // thread sums scanned serially per group
+const uint kGroup = 16;                 // thread totals scanned serially per group
 const uint kGroups = kThreads / kGroup;  // at most 16
-shared ACC tile[kScanMaxThreads * kPerThread];
-shared ACC sums[kScanMaxThreads];
-shared ACC group_before[17];
+// The thread totals of a tile, double-buffered by the tile's parity: a tile
+// writes one half while threads may still read the previous tile's.
+shared ACC sums[2 * kScanMaxThreads];
 
 // The identity of OP (an exclusive scan's first output): 0, 1, the lowest
 // or highest value of the input's dtype, or -inf.
@@ -122,6 +141,131 @@ void store(uint out_start, uint inner, uint k, ACC v) {
 
 uint element(uint p, uint len) { return params.reverse != 0u ? len - 1u - p : p; }
 
+#if IN_BITS == 32 && OUT_BITS == 32
+ACC from_bits(uint b) {
+#if IN_KIND == 3
+  return uintBitsToFloat(b);
+#else
+  return ACC(b);  // int(uint) keeps the bits
+#endif
+}
+
+uint to_bits(ACC v) {
+#if OUT_KIND == 3
+  return floatBitsToUint(store_out(OUT_COMPUTE(v)));
+#else
+  return uint(store_out(OUT_COMPUTE(v)));
+#endif
+}
+
+// The run of 4 elements that positions p0..p0 + 3 cover, as an index of
+// 4-element runs from the buffer's start (`start` is the line's first
+// element): reverse positions run down from the line's end, so they cover
+// the run at len - 4 - p0, read backwards.
+uint run_of(int64_t start, uint p0, uint len) {
+  const uint k0 = params.reverse != 0u ? len - 4u - p0 : p0;
+  return uint((start + int64_t(k0)) >> 2);
+}
+#endif
+
+// x[q]: the element at position p0 + q, the identity past the line's end.
+void load_own(int64_t start, uint p0, uint len, out ACC x[kPerThread]) {
+#if IN_BITS == 32 && OUT_BITS == 32
+  if (RUNS && p0 < len) {  // len is a multiple of 4, so the run is whole
+    const uvec4 run = in4[run_of(start, p0, len)];
+    const bool down = params.reverse != 0u;
+    [[unroll]] for (uint q = 0u; q < kPerThread; ++q) x[q] = from_bits(run[down ? 3u - q : q]);
+    return;
+  }
+#endif
+  [[unroll]] for (uint q = 0u; q < kPerThread; ++q) {
+    const uint p = p0 + q;
+    x[q] = p < len ? load(start, element(p, len)) : identity();
+  }
+}
+
+void store_own(uint out_start, uint inner, uint p0, uint len, ACC v[kPerThread]) {
+#if IN_BITS == 32 && OUT_BITS == 32
+  if (RUNS) {  // inner is 1: the output's line is contiguous, as the input's
+    if (p0 >= len) return;
+    const bool down = params.reverse != 0u;
+    uvec4 run;
+    [[unroll]] for (uint q = 0u; q < kPerThread; ++q) run[down ? 3u - q : q] = to_bits(v[q]);
+    out4[run_of(int64_t(out_start), p0, len)] = run;
+    return;
+  }
+#endif
+  [[unroll]] for (uint q = 0u; q < kPerThread; ++q) {
+    const uint p = p0 + q;
+    if (p < len) store(out_start, inner, element(p, len), v[q]);
+  }
+}
+
+// Replaces the kGroup thread totals from sums[first] with their inclusive
+// prefixes: all loaded first, so the serial part waits on one shared-memory
+// load rather than kGroup.
+void scan_group(uint first) {
+  ACC v[kGroup];
+  [[unroll]] for (uint i = 0u; i < kGroup; ++i) v[i] = sums[first + i];
+  ACC acc = identity();
+  [[unroll]] for (uint i = 0u; i < kGroup; ++i) {
+    acc = combine(acc, v[i]);
+    sums[first + i] = acc;
+  }
+}
+
+// Every thread folds the groups' totals (each group's last prefix) itself,
+// in group order: `before` the groups ahead of group `mine`, `total` all of
+// them (the tile's total). Broadcast loads, and no barrier after.
+void fold_groups(uint half_, uint mine, out ACC before, out ACC total) {
+  ACC acc = identity();
+  before = acc;
+  for (uint g = 0u; g < kGroups; ++g) {
+    if (g == mine) before = acc;
+    acc = combine(acc, sums[half_ + g * kGroup + kGroup - 1u]);
+  }
+  total = acc;
+}
+
+// The workgroup's scan of line r.
+void scan_line(int64_t r, uint len, uint inner, bool is_inclusive) {
+  const uint t = gl_LocalInvocationID.x;
+  const int64_t start = line_start(r);
+  const uint out_start = uint((r / inner) * len * inner + r % inner);
+  Total carry = Total(identity(), ACC(0));
+  uint half_ = 0u;
+  for (uint base = 0u; base < len; base += kTile) {
+    const uint p0 = base + kPerThread * t;
+    ACC own[kPerThread];
+    load_own(start, p0, len, own);
+    // The prefixes of this thread's positions (inclusive or exclusive) and
+    // their total.
+    ACC running = identity();
+    [[unroll]] for (uint q = 0u; q < kPerThread; ++q) {
+      const ACC x = own[q];
+      if (!is_inclusive) own[q] = running;
+      running = combine(running, x);
+      if (is_inclusive) own[q] = running;
+    }
+    // The threads' totals: scanned serially in groups of 16 (a thread per
+    // group), then each thread folds the groups ahead of its own.
+    sums[half_ + t] = running;
+    barrier();
+    if (t < kGroups) scan_group(half_ + t * kGroup);
+    barrier();
+    ACC group_before, tile_total;
+    fold_groups(half_, t / kGroup, group_before, tile_total);
+    const ACC before =
+        combine(group_before, t % kGroup > 0u ? sums[half_ + t - 1u] : identity());
+    [[unroll]] for (uint q = 0u; q < kPerThread; ++q) {
+      own[q] = combine(carry.sum, combine(before, own[q]));
+    }
+    store_own(out_start, inner, p0, len, own);
+    accumulate(carry, tile_total);
+    half_ = kThreads - half_;
+  }
+}
+
 void main() {
   const int64_t rows = params.lines.rows;
   // Outputs are indexed in 32 bits, so every length here is below 2^32.
@@ -147,60 +291,5 @@ void main() {
 
   const int64_t r = workgroup_index();
   if (r >= rows) return;  // the whole workgroup leaves together
-  const uint t = gl_LocalInvocationID.x;
-  const int64_t start = line_start(r);
-  const uint out_start = uint((r / inner) * len * inner + r % inner);
-  Total carry = Total(identity(), ACC(0));
-  for (uint base = 0u; base < len; base += kTile) {
-    for (uint q = 0u; q < kPerThread; ++q) {
-      const uint p = base + q * kThreads + t;
-      tile[q * kThreads + t] = p < len ? load(start, element(p, len)) : identity();
-    }
-    barrier();
-    // This thread's 4 consecutive positions: their prefixes within the
-    // thread (inclusive or exclusive) and their sum.
-    ACC own[kPerThread];
-    ACC running = identity();
-    for (uint q = 0u; q < kPerThread; ++q) {
-      const ACC x = tile[t * kPerThread + q];
-      if (!is_inclusive) own[q] = running;
-      running = combine(running, x);
-      if (is_inclusive) own[q] = running;
-    }
-    sums[t] = running;
-    barrier();
-    // Exclusive prefix of the thread sums in two serial levels (a thread per
-    // group of 16 sums, then one thread for the group totals): 3 barriers
-    // where a tree scan of 256 takes 16.
-    if (t < kGroups) {
-      ACC acc = identity();
-      for (uint i = t * kGroup; i < (t + 1u) * kGroup; ++i) {
-        acc = combine(acc, sums[i]);
-        sums[i] = acc;
-      }
-    }
-    barrier();
-    if (t == 0u) {
-      ACC acc = identity();
-      for (uint g = 0u; g < kGroups; ++g) {
-        group_before[g] = acc;
-        acc = combine(acc, sums[g * kGroup + kGroup - 1u]);
-      }
-      group_before[kGroups] = acc;
-    }
-    barrier();
-    const ACC before =
-        combine(group_before[t / kGroup], t % kGroup > 0u ? sums[t - 1u] : identity());
-    for (uint q = 0u; q < kPerThread; ++q) {
-      tile[t * kPerThread + q] = combine(carry.sum, combine(before, own[q]));
-    }
-    const ACC tile_sum = group_before[kGroups];
-    barrier();
-    for (uint q = 0u; q < kPerThread; ++q) {
-      const uint p = base + q * kThreads + t;
-      if (p < len) store(out_start, inner, element(p, len), tile[q * kThreads + t]);
-    }
-    accumulate(carry, tile_sum);
-    barrier();  // the next tile overwrites tile and sums
-  }
+  scan_line(r, len, inner, is_inclusive);
 }

@@ -23,11 +23,14 @@ struct ScanParams {
 };
 MLX_PUSH_CONSTANTS(ScanParams)
 
-// OP: a Scan::ReduceType. CONTIGUOUS: as arg_reduce's. MODE: one of the modes below.
+// OP: a Scan::ReduceType. CONTIGUOUS: as arg_reduce's. MODE: one of the
+// modes below. RUNS: threads load and store runs of 4 as vectors (scan.comp
+// says when the host may set it).
 #define MLX_SCAN_SPEC(X, S)        \
   X(S, 1, uint, OP, 0)             \
   X(S, 2, bool, CONTIGUOUS, false) \
-  X(S, 3, uint, MODE, 0)
+  X(S, 3, uint, MODE, 0)           \
+  X(S, 4, bool, RUNS, false)
 MLX_SPEC_CONSTANTS(ScanSpec, MLX_SCAN_SPEC)
 
 // A workgroup walks line r in tiles (workgroups of 64, 128 or 256 threads).
@@ -35,7 +38,7 @@ MLX_CONSTANT(uint32_t, kWorkgroupPerLine, 0)
 // Thread r scans line r alone.
 MLX_CONSTANT(uint32_t, kScanThreadPerLine, 1)
 
-// scan.comp's shared arrays hold a tile for this many threads.
+// scan.comp's shared arrays hold the totals of this many threads.
 MLX_CONSTANT(uint32_t, kScanMaxThreads, 256)
 
 MLX_ENUM_VALUE(Scan, Sum, 0)
