@@ -210,12 +210,14 @@ TEST(Scans, ViewsEmptyAndLengthOne) {
   }
 }
 
-// Lines past one GPU tile (1024) in the workgroup-per-line mode, and many
-// short lines in the thread-per-line mode.
+// Lines of one GPU tile (up to 4096) and past it (9000: three tiles) in the
+// workgroup-per-line mode, and many short lines in the thread-per-line mode.
 TEST(Scans, LongAndManyLines) {
-  expect_scans(small_values({2, 3000}, float32, 4, -1, 1), "2 x 3000",
-               {Op::Max, Op::Min, Op::LogAddExp});
-  expect_scans(small_values({2, 3000}, int64, 5, -3, 3), "2 x 3000 int64", {Op::Prod, Op::Max});
+  for (int n : {3000, 9000}) {
+    const std::string what = "2 x " + std::to_string(n);
+    expect_scans(small_values({2, n}, float32, 4, -1, 1), what, {Op::Max, Op::Min, Op::LogAddExp});
+    expect_scans(small_values({2, n}, int64, 5, -3, 3), what + " int64", {Op::Prod, Op::Max});
+  }
   expect_scans(small_values({3000, 2}, uint8, 6, 0, 4), "3000 x 2 uint8",
                {Op::Prod, Op::Max, Op::Min});
   // cumprod of floats near 1 stays finite over long lines.
@@ -247,7 +249,7 @@ TEST(Scans, LongAxesScanInBlocks) {
 
 // Contiguous 32-bit lines whose length and start are multiples of 4 load
 // and store runs of 4 as vectors on the GPU (scan.comp's RUNS), forward and
-// reversed, over several tiles of 1024 and a last tile of one run; the near
+// reversed, over a tile of 4096 and a last tile of one run; the near
 // misses take element loads: a start 1 past a run, a length of 4k + 2, 16-bit
 // and 8-bit dtypes, a strided axis. Integer-valued floats keep float sums
 // exact, so every sum compares bit for bit with the CPU's.
@@ -261,11 +263,13 @@ TEST(Scans, RunsOfFourAndTheirNearMisses) {
   expect_scans(floats, "2 x 4100 float32", {Op::Sum, Op::Max, Op::Min, Op::Prod});
   expect_scans(small_values({2, 1028}, float32, 23, -1, 1), "2 x 1028 logaddexp", {Op::LogAddExp});
   // A NaN in the second tile of one line.
-  array with_nan = where(equal(arange(8200), array(1500)), array(std::nanf("")),
+  array with_nan = where(equal(arange(8200), array(4098)), array(std::nanf("")),
                          reshape(integers({8200}, float32, 24), {8200}), kCpu);
   expect_scans(reshape(with_nan, {2, 4100}), "NaN in a run", {Op::Sum, Op::Max, Op::Min});
-  // Lines of one tile of 64 threads, the shortest that a workgroup scans.
+  // Lines of one tile of 64 threads, the shortest that a workgroup scans,
+  // and of one tile of 128 threads that the last 3 threads miss.
   expect_scans(small_values({5, 68}, int32, 25), "5 x 68 int32", {Op::Sum, Op::Max});
+  expect_scans(small_values({2, 2000}, int32, 31), "2 x 2000 int32", {Op::Sum, Op::Min});
 
   // Contiguous lines that start 1 past a run (a view of a flat buffer).
   array flat = small_values({1 + 2 * 4100}, int32, 26);
@@ -335,7 +339,7 @@ TEST(Scans, InfinitiesAndNaNFollowIEEE) {
   }
   // Long lines: +inf in one tile or block, -inf (or a 0 for products, a NaN
   // for max and min) in a later one. Zeros elsewhere keep every sum exact.
-  for (int n : {3000, 70001}) {
+  for (int n : {3000, 9000, 70001}) {
     const int p = n / 3, q = 2 * n / 3;
     for (Dtype dtype : {float32, float16, bfloat16}) {
       auto with = [&](double base, double first, double second) {

@@ -12,7 +12,7 @@ namespace params = vulkan::params;
 
 namespace {
 
-// Lines this short (a workgroup's tile holds 1024 elements), or this many
+// Lines this short (a workgroup's tile holds 1024 elements at least), or this many
 // lines that do not run along the fast axis, get one thread each (scan.comp).
 constexpr int64_t kThreadPerLineLen = 64;
 constexpr int64_t kThreadPerLineRows = 32768;
@@ -35,10 +35,13 @@ void Scan::eval_gpu(const std::vector<array>& inputs, array& out) {
       lines.len <= kThreadPerLineLen ||
       (lines.rows >= kThreadPerLineRows && (lines.stride != 1 || inner != 1));
 
-  // A workgroup walks its line in tiles of 4 elements per thread: shorter
-  // lines get fewer threads (fewer idle, and cheaper barriers).
+  // A workgroup walks its line in tiles of kScanPerThread elements per
+  // thread: shorter lines get fewer threads (fewer idle, and cheaper
+  // barriers).
   uint32_t threads = 64;
-  while (threads < params::kScanMaxThreads && 4 * threads < lines.len) threads *= 2;
+  while (threads < params::kScanMaxThreads && params::kScanPerThread * threads < lines.len) {
+    threads *= 2;
+  }
 
   // Runs of 4 load and store as vectors where every line is whole runs that
   // start at multiples of 4 elements in both buffers (the output's lines are

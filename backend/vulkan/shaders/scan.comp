@@ -7,21 +7,23 @@
 // position p reads and writes element k = p (k = len - 1 - p when reverse).
 // MODE:
 //   kWorkgroupPerLine   a workgroup of W threads per line walks it in tiles
-//                       of 4W positions. Thread t loads the tile's positions
-//                       4t..4t+3 into registers and scans them; a scan of the
+//                       of 16W positions. Thread t loads the tile's positions
+//                       16t..16t+15 into registers (16 loads in flight: the
+//                       scan waits on memory, not arithmetic) and scans
+//                       them; a scan of the
 //                       W thread totals through shared memory, in a fixed
 //                       shape (no subgroup operations, so floats come out
 //                       the same for every subgroup size), gives each thread
 //                       its prefix; it stores its 4 results from registers,
 //                       and a running total carries across tiles. Two
-//                       barriers a tile.
+//                       barriers a tile (three for logcumsumexp).
 //   kScanThreadPerLine  thread r scans line r alone (many short lines, or
 //                       lines across the fast axis: neighbouring threads
 //                       then touch neighbouring elements).
 // RUNS (kWorkgroupPerLine; 32-bit input and output; contiguous lines along
 // the output's last axis whose length and start are multiples of 4, which
-// the host checks): a thread's 4 positions are one aligned run, loaded and
-// stored as one vector.
+// the host checks): a thread's positions are aligned runs of 4, each loaded
+// and stored as one vector.
 #include "common.glsl"
 #include "params/scan.h"
 
@@ -56,13 +58,19 @@ layout(set = 0, binding = 2) writeonly buffer Out4 { uvec4 out4[]; };
 
 // The workgroup size is 64, 128 or 256 (shorter lines get smaller ones).
 const uint kThreads = gl_WorkGroupSize.x;
-const uint kPerThread = 4;
+const uint kPerThread = kScanPerThread;  // 16 consecutive positions
+const uint kRunsPerThread = kPerThread / 4u;
 const uint kTile = kThreads * kPerThread;
 const uint kGroup = 16;                 // thread totals scanned serially per group
 const uint kGroups = kThreads / kGroup;  // at most 16
 // The thread totals of a tile, double-buffered by the tile's parity: a tile
 // writes one half while threads may still read the previous tile's.
 shared ACC sums[2 * kScanMaxThreads];
+// LogAddExp's combine costs tens of instructions, too many for every thread
+// to fold up to 16 group totals: thread 0 folds them once, into `folded`,
+// at the cost of a third barrier a tile.
+const bool kOneThreadFolds = OP == Scan_LogAddExp;
+shared ACC folded[kScanMaxThreads / kGroup + 1];
 
 // The identity of OP (an exclusive scan's first output): 0, 1, the lowest
 // or highest value of the input's dtype, or -inf.
@@ -158,10 +166,10 @@ uint to_bits(ACC v) {
 #endif
 }
 
-// The run of 4 elements that positions p0..p0 + 3 cover, as an index of
-// 4-element runs from the buffer's start (`start` is the line's first
-// element): reverse positions run down from the line's end, so they cover
-// the run at len - 4 - p0, read backwards.
+// The run of 4 elements that positions p0..p0 + 3 cover (p0 a multiple of
+// 4), as an index of 4-element runs from the buffer's start (`start` is the
+// line's first element): reverse positions run down from the line's end, so
+// they cover the run at len - 4 - p0, read backwards.
 uint run_of(int64_t start, uint p0, uint len) {
   const uint k0 = params.reverse != 0u ? len - 4u - p0 : p0;
   return uint((start + int64_t(k0)) >> 2);
@@ -171,10 +179,18 @@ uint run_of(int64_t start, uint p0, uint len) {
 // x[q]: the element at position p0 + q, the identity past the line's end.
 void load_own(int64_t start, uint p0, uint len, out ACC x[kPerThread]) {
 #if IN_BITS == 32 && OUT_BITS == 32
-  if (RUNS && p0 < len) {  // len is a multiple of 4, so the run is whole
-    const uvec4 run = in4[run_of(start, p0, len)];
+  if (RUNS) {  // len is a multiple of 4: a run that starts in the line is whole
+    uvec4 runs[kRunsPerThread];  // all loads in flight before the first use
+    [[unroll]] for (uint v = 0u; v < kRunsPerThread; ++v) {
+      const uint p = p0 + 4u * v;
+      runs[v] = p < len ? in4[run_of(start, p, len)] : uvec4(0u);
+    }
     const bool down = params.reverse != 0u;
-    [[unroll]] for (uint q = 0u; q < kPerThread; ++q) x[q] = from_bits(run[down ? 3u - q : q]);
+    [[unroll]] for (uint v = 0u; v < kRunsPerThread; ++v) {
+      [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+        x[4u * v + c] = p0 + 4u * v < len ? from_bits(runs[v][down ? 3u - c : c]) : identity();
+      }
+    }
     return;
   }
 #endif
@@ -187,11 +203,14 @@ void load_own(int64_t start, uint p0, uint len, out ACC x[kPerThread]) {
 void store_own(uint out_start, uint inner, uint p0, uint len, ACC v[kPerThread]) {
 #if IN_BITS == 32 && OUT_BITS == 32
   if (RUNS) {  // inner is 1: the output's line is contiguous, as the input's
-    if (p0 >= len) return;
     const bool down = params.reverse != 0u;
-    uvec4 run;
-    [[unroll]] for (uint q = 0u; q < kPerThread; ++q) run[down ? 3u - q : q] = to_bits(v[q]);
-    out4[run_of(int64_t(out_start), p0, len)] = run;
+    [[unroll]] for (uint r = 0u; r < kRunsPerThread; ++r) {
+      const uint p = p0 + 4u * r;
+      if (p >= len) return;
+      uvec4 run;
+      [[unroll]] for (uint c = 0u; c < 4u; ++c) run[down ? 3u - c : c] = to_bits(v[4u * r + c]);
+      out4[run_of(int64_t(out_start), p, len)] = run;
+    }
     return;
   }
 #endif
@@ -227,6 +246,17 @@ void fold_groups(uint half_, uint mine, out ACC before, out ACC total) {
   total = acc;
 }
 
+// fold_groups for every group, by one thread: folded[g] holds the groups
+// ahead of group g, folded[kGroups] all of them.
+void fold_groups_once(uint half_) {
+  ACC acc = identity();
+  for (uint g = 0u; g < kGroups; ++g) {
+    folded[g] = acc;
+    acc = combine(acc, sums[half_ + g * kGroup + kGroup - 1u]);
+  }
+  folded[kGroups] = acc;
+}
+
 // The workgroup's scan of line r.
 void scan_line(int64_t r, uint len, uint inner, bool is_inclusive) {
   const uint t = gl_LocalInvocationID.x;
@@ -254,7 +284,14 @@ void scan_line(int64_t r, uint len, uint inner, bool is_inclusive) {
     if (t < kGroups) scan_group(half_ + t * kGroup);
     barrier();
     ACC group_before, tile_total;
-    fold_groups(half_, t / kGroup, group_before, tile_total);
+    if (kOneThreadFolds) {
+      if (t == 0u) fold_groups_once(half_);
+      barrier();  // the previous tile's reads of folded ended before this tile's first
+      group_before = folded[t / kGroup];
+      tile_total = folded[kGroups];
+    } else {
+      fold_groups(half_, t / kGroup, group_before, tile_total);
+    }
     const ACC before =
         combine(group_before, t % kGroup > 0u ? sums[half_ + t - 1u] : identity());
     [[unroll]] for (uint q = 0u; q < kPerThread; ++q) {

@@ -33,13 +33,16 @@ MLX_PUSH_CONSTANTS(ScanParams)
   X(S, 4, bool, RUNS, false)
 MLX_SPEC_CONSTANTS(ScanSpec, MLX_SCAN_SPEC)
 
-// A workgroup walks line r in tiles (workgroups of 64, 128 or 256 threads).
+// A workgroup walks line r in tiles of kScanPerThread positions a thread
+// (workgroups of 64, 128 or 256 threads).
 MLX_CONSTANT(uint32_t, kWorkgroupPerLine, 0)
 // Thread r scans line r alone.
 MLX_CONSTANT(uint32_t, kScanThreadPerLine, 1)
 
 // scan.comp's shared arrays hold the totals of this many threads.
 MLX_CONSTANT(uint32_t, kScanMaxThreads, 256)
+// Each thread of a workgroup scans this many consecutive positions of a tile.
+MLX_CONSTANT(uint32_t, kScanPerThread, 16)
 
 MLX_ENUM_VALUE(Scan, Sum, 0)
 MLX_ENUM_VALUE(Scan, Prod, 1)
