@@ -36,8 +36,9 @@
 //              bucket by one atomicAdd(counts[cell], run) (int32): each
 //              point's slot = the run's base + its rank in the run.
 //   2 offsets  exclusive prefix sum of counts, as rows of 1024 cells: the
-//              library's cumsum along the rows, the rows' sums and their
-//              exclusive cumsum; offset(c) = local[c] + row_offset[c / 1024].
+//              library's cumsum along the rows, the rows' sums (each row's
+//              last offset + its last count) and their exclusive cumsum;
+//              offset(c) = local[c] + row_offset[c / 1024].
 //   3 scatter  slots[offset(cell) + slot] = point, and each run's length at
 //              its first slot: a bucket is its runs, in the atomics' order;
 //   4 sort     per point: its rank by index in its bucket = the lengths of
@@ -572,8 +573,13 @@ inline VjpStages vjp_stages(const array& x, const array& grid, const array& cota
   const array& run = counted[2];
 
   // 2: offsets, exclusive: within each row, and of the rows.
+  // A row's sum is its last exclusive offset plus its last count: no second
+  // pass over the counts.
   array local = cumsum(counts, 1, false, /*inclusive=*/false, kGpu);
-  array row_offset = cumsum(sum(counts, 1, false, kGpu), 0, false, false, kGpu);
+  const Shape last_begin{0, kRow - 1}, last_end{rows, kRow};
+  array row_sums = add(slice(local, last_begin, last_end, kGpu),
+                       slice(counts, last_begin, last_end, kGpu), kGpu);
+  array row_offset = cumsum(reshape(row_sums, {rows}, kGpu), 0, false, false, kGpu);
 
   // 3, 4: the buckets, each in index order.
   auto scattered =
