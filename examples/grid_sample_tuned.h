@@ -198,7 +198,7 @@ inline constexpr const char* kForwardSource = R"(
 // multiple of GS_GROUP (the barriers): threads past P only take part.
 inline constexpr const char* kCountHeader = R"(
 const uint NO_CELL = 0xffffffffu;
-shared uint gs_cells[GS_GROUP];
+shared uvec4 gs_cells[GS_GROUP / 4];  // read 4 at a time: a quarter of the loads
 shared int gs_base[GS_GROUP];
 )";
 
@@ -213,19 +213,24 @@ inline constexpr const char* kCountSource = R"(
     GsPoint s = gs_point(p, H, W);
     if (s.touches) cell = gs_cell(s, p / ghw, H, W);
   }
-  gs_cells[li] = cell;
+  gs_cells[li / 4u][li % 4u] = cell;
   memoryBarrierShared();
   barrier();
   uint lead = li;
   int before = 0, size = 0;
   if (cell != NO_CELL) {
-    for (uint j = 0u; j < uint(GS_GROUP); ++j) {
-      if (gs_cells[j] == cell) {
-        if (j < li) {
-          before += 1;
-          lead = min(lead, j);
+    for (uint j4 = 0u; j4 < uint(GS_GROUP) / 4u; ++j4) {
+      const bvec4 same = equal(gs_cells[j4], uvec4(cell));
+      if (!any(same)) continue;  // most points share no cell: 4 compares and a test
+      for (uint q = 0u; q < 4u; ++q) {
+        const uint j = 4u * j4 + q;
+        if (same[q]) {
+          if (j < li) {
+            before += 1;
+            lead = min(lead, j);
+          }
+          size += 1;
         }
-        size += 1;
       }
     }
     if (before == 0) gs_base[li] = atomicAdd(counts[cell], size);
