@@ -112,6 +112,34 @@ TEST_F(GpuMatmul, WideTilesWithEdges) {
   }
 }
 
+// M and N multiples of the tile and K of the step (16) load without bounds
+// checks (WHOLE_TILES): both tile sizes, with and without a split K, in
+// every layout; and the near miss of a K that is no multiple of 16 beside
+// whole tiles, which keeps the checks (they keep reads inside the operands'
+// buffers: what lies past M, N or K never reaches a stored output).
+TEST_F(GpuMatmul, WholeTilesAndTheirNearMisses) {
+  auto operand = [](int batch, int rows, int cols, bool transposed, Dtype t, int seed) {
+    return transposed ? transpose(test_values({batch, cols, rows}, t, seed, -1, 1), {0, 2, 1})
+                      : test_values({batch, rows, cols}, t, seed, -1, 1);
+  };
+  // {batch, M, N, K}: 64 x 64 tiles; those over 32 splits of K; 128 x 128
+  // tiles (512 of them); K = 100 beside whole 64 x 64 tiles.
+  const std::array<int, 4> cases[] = {
+      {1, 128, 128, 96}, {1, 64, 64, 16384}, {512, 128, 128, 16}, {1, 128, 192, 100}};
+  for (auto t : kFloatDtypes) {
+    for (auto [batch, M, N, K] : cases) {
+      for (int layout = 0; layout < 3; ++layout) {  // nn, tn, nt
+        const std::string what = fmt::format("{} x {}x{}x{} layout {}", batch, M, N, K, layout);
+        expect_matmul_close(operand(batch, M, K, layout == 1, t, 40),
+                            operand(batch, K, N, layout == 2, t, 41), what);
+      }
+    }
+  }
+  // 128 x 128 tiles over 64 splits of K (4 tiles by K = 32768).
+  expect_matmul_close(test_values({256, 32768}, float32, 42, -1, 1),
+                      test_values({32768, 256}, float32, 43, -1, 1), "256 x 256 by 32768");
+}
+
 // Runs of 4 along the unit-strided dim load as vectors where they are
 // aligned and whole: every layout with M, N and K multiples of 4 but not of
 // a tile, in both tile sizes, and the near misses that load element by

@@ -367,12 +367,17 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   // Padded panels: two buffers of A's and B's 16 rows of 16 * tile / 4 + 1
   // vec4s (shaders/matmul.comp).
   const uint64_t padded_bytes = 2 * 2 * 16 * (4 * tile + 1) * 16;
+  // Whole tiles and steps along K (a split's chunk is a multiple of the
+  // step) load without bounds checks; K = 0 loads nothing.
+  const bool whole_tiles =
+      M % tile_size == 0 && N % tile_size == 0 && K > 0 && K % params::kMatmulStepK == 0;
   const params::MatmulSpec spec{.workgroup_size = params::kMatmulThreads,
                                 .A_K_FAST = a_k_fast,
                                 .B_N_FAST = b_n_fast,
                                 .A_VEC = a_vec,
                                 .B_VEC = b_vec,
-                                .PAD_ROWS = padded_bytes <= device.limits().max_shared_memory};
+                                .PAD_ROWS = padded_bytes <= device.limits().max_shared_memory,
+                                .WHOLE_TILES = whole_tiles};
   dispatch_tiles(encoder, kernel(out.dtype(), tile, false), kernel(out.dtype(), tile, true), spec,
                  p, shapes, a, b, out, tiles, split);
 }

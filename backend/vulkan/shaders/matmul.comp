@@ -19,7 +19,8 @@
 // 4 elements are aligned and whole (A_VEC, B_VEC; the host checks), each
 // thread loads runs of 4 as one vector. Elements past M, N or K load as 0
 // and outputs past M or N are not stored, so any size works (K = 0 gives
-// zeros).
+// zeros); where the tiles and steps are whole (WHOLE_TILES) the loads skip
+// those checks.
 //
 // Parameters: params/matmul.h; C is dense row-major from 0. Workgroup w
 // (folded into y past the device's limit) computes tile w %
@@ -54,7 +55,7 @@ layout(set = 0, binding = 3) writeonly buffer C4 { vec4 c_vec4[]; };
 const uint kThreads = kMatmulThreads;
 const uint BM = 16u * TILE;
 const uint BN = 16u * TILE;
-const uint BK = 16u;
+const uint BK = kMatmulStepK;
 const uint V = TILE / 4u;  // vec4s per micro-tile row or column
 // Panels are stored k-major (As[k][m], Bs[k][n]) as vec4s, two of each (the
 // double buffer). Each row k is padded by one vec4 (PAD_ROWS), which
@@ -145,6 +146,14 @@ vec4 run_value(uint next[SHARE], uint at) {
 #endif
 }
 
+// Whether a panel element lies inside its operand: always, for whole tiles.
+// The checks keep reads inside the operands' buffers (elements past M, N or
+// K never reach a stored output: the last step stops at K, and rows and
+// columns past M and N are not stored), and cost issue slots in the loop
+// that feeds the multiply-adds (float32 4096^2 nn on an H200: 11% faster
+// without them).
+bool inside(bool in_rows, bool in_k) { return WHOLE_TILES || (in_rows && in_k); }
+
 // This thread's share of the panels at k0, as bits (0 is 0.0 in every float
 // dtype): element i of the walk in next[i], or run i in words 4 * i on.
 void load_panels(uint k0, out uint a_next[SHARE], out uint b_next[SHARE]) {
@@ -153,28 +162,28 @@ void load_panels(uint k0, out uint a_next[SHARE], out uint b_next[SHARE]) {
     [[unroll]] for (uint i = 0u; i < RUNS; ++i) {
       const uvec2 p = run_coord(t + kThreads * i, A_K_FAST, BM);
       const uint m = m0 + p.x, k = k0 + p.y;
-      put_run((m < M && k < K) ? a_run[(a_base + m * ars + k * acs) / 4u] : RUN(0u), a_next,
+      put_run(inside(m < M, k < K) ? a_run[(a_base + m * ars + k * acs) / 4u] : RUN(0u), a_next,
               4u * i);
     }
   } else {
     [[unroll]] for (uint i = 0u; i < SHARE; ++i) {
       const uvec2 p = panel_coord(t + kThreads * i, A_K_FAST, BM);
       const uint m = m0 + p.x, k = k0 + p.y;
-      a_next[i] = (m < M && k < K) ? element_bits(a_buf[a_base + m * ars + k * acs]) : 0u;
+      a_next[i] = inside(m < M, k < K) ? element_bits(a_buf[a_base + m * ars + k * acs]) : 0u;
     }
   }
   if (B_VEC) {
     [[unroll]] for (uint i = 0u; i < RUNS; ++i) {
       const uvec2 q = run_coord(t + kThreads * i, !B_N_FAST, BN);
       const uint n = n0 + q.x, k = k0 + q.y;
-      put_run((n < N && k < K) ? b_run[(b_base + k * brs + n * bcs) / 4u] : RUN(0u), b_next,
+      put_run(inside(n < N, k < K) ? b_run[(b_base + k * brs + n * bcs) / 4u] : RUN(0u), b_next,
               4u * i);
     }
   } else {
     [[unroll]] for (uint i = 0u; i < SHARE; ++i) {
       const uvec2 q = panel_coord(t + kThreads * i, !B_N_FAST, BN);
       const uint n = n0 + q.x, k = k0 + q.y;
-      b_next[i] = (n < N && k < K) ? element_bits(b_buf[b_base + k * brs + n * bcs]) : 0u;
+      b_next[i] = inside(n < N, k < K) ? element_bits(b_buf[b_base + k * brs + n * bcs]) : 0u;
     }
   }
 }

@@ -14,17 +14,21 @@ MLX_PARAMS_BEGIN
 // every run of 4 along it starts at a multiple of 4 elements, so the
 // operand loads as runs of 4. PAD_ROWS: the panels' rows in shared memory
 // are padded rather than swizzled (the host checks that the device's
-// shared memory holds them).
+// shared memory holds them). WHOLE_TILES: M and N are multiples of the
+// tile and K of the step along it, so no load needs a bounds check.
 #define MLX_MATMUL_SPEC(X, S)    \
   X(S, 1, bool, A_K_FAST, true)  \
   X(S, 2, bool, B_N_FAST, true)  \
   X(S, 3, bool, A_VEC, false)    \
   X(S, 4, bool, B_VEC, false)    \
-  X(S, 5, bool, PAD_ROWS, false)
+  X(S, 5, bool, PAD_ROWS, false) \
+  X(S, 6, bool, WHOLE_TILES, false)
 MLX_SPEC_CONSTANTS(MatmulSpec, MLX_MATMUL_SPEC)
 
 // 16 x 16 threads per workgroup, each computing a TILE x TILE micro-tile.
 MLX_CONSTANT(uint32_t, kMatmulThreads, 256)
+// The step along K (BK in shaders/matmul.comp).
+MLX_CONSTANT(uint32_t, kMatmulStepK, 16)
 
 MLX_PARAMS_END
 
