@@ -8,15 +8,15 @@
 // MODE:
 //   kWorkgroupPerLine   a workgroup of W threads per line walks it in tiles
 //                       of 16W positions. Thread t loads the tile's positions
-//                       16t..16t+15 into registers (16 loads in flight: the
-//                       scan waits on memory, not arithmetic) and scans
-//                       them; a scan of the
-//                       W thread totals through shared memory, in a fixed
-//                       shape (no subgroup operations, so floats come out
-//                       the same for every subgroup size), gives each thread
-//                       its prefix; it stores its 4 results from registers,
-//                       and a running total carries across tiles. Two
-//                       barriers a tile (three for logcumsumexp).
+//                       16t..16t+15 into registers (every load in flight
+//                       before the first use: a scan waits on memory, not on
+//                       arithmetic) and scans them; a scan of the W thread
+//                       totals through shared memory, in a fixed shape (no
+//                       subgroup operations, so floats come out the same for
+//                       every subgroup size), gives each thread its prefix;
+//                       it stores its 16 results from registers, and a
+//                       running total carries across tiles. Two barriers a
+//                       tile (three for logcumsumexp).
 //   kScanThreadPerLine  thread r scans line r alone (many short lines, or
 //                       lines across the fast axis: neighbouring threads
 //                       then touch neighbouring elements).
