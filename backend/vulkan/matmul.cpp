@@ -364,9 +364,9 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const bool k_runs = size_of(a.dtype()) == 2;
   const bool a_vec = (a_k_fast ? k_runs && K % 4 == 0 : M % 4 == 0) && a_runs(4);
   const bool b_vec = (b_n_fast ? N % 4 == 0 : k_runs && K % 4 == 0) && b_runs(4);
-  // Padded panels: two buffers of A's and B's 16 rows of 16 * tile / 4 + 1
-  // vec4s (shaders/matmul.comp).
-  const uint64_t padded_bytes = 2 * 2 * 16 * (4 * tile + 1) * 16;
+  // Padded panels: two buffers of A's and B's kMatmulStepK rows of
+  // 16 * tile / 4 + 1 vec4s (shaders/matmul.comp).
+  const uint64_t padded_bytes = 2 * 2 * params::kMatmulStepK * (4 * tile + 1) * 16;
   // Whole tiles and steps along K (a split's chunk is a multiple of the
   // step) load without bounds checks; K = 0 loads nothing.
   const bool whole_tiles =
