@@ -30,6 +30,13 @@ void expect_matmul_close(const array& a, const array& b, const std::string& what
   expect_close(matmul(a, b, kGpu), matmul(a, b, kCpu), rtol_of(t) * 4, atol, describe(what, t));
 }
 
+// A batch of rows x cols matrices, or of their transposes' transposes (a
+// column-major view) where `transposed`.
+array operand(int batch, int rows, int cols, bool transposed, Dtype t, int seed) {
+  return transposed ? transpose(test_values({batch, cols, rows}, t, seed, -1, 1), {0, 2, 1})
+                    : test_values({batch, rows, cols}, t, seed, -1, 1);
+}
+
 class GpuMatmul : public gpu_test::GpuTest {};
 class GpuSoftmax : public gpu_test::GpuTest {};
 
@@ -123,10 +130,6 @@ TEST_F(GpuMatmul, WideTilesWithEdges) {
 // one flag, so it stays quick on a host that reads device memory slowly;
 // the small products also match the CPU.
 TEST_F(GpuMatmul, WholeTilesAndTheirNearMisses) {
-  auto operand = [](int batch, int rows, int cols, bool transposed, Dtype t, int seed) {
-    return transposed ? transpose(test_values({batch, cols, rows}, t, seed, -1, 1), {0, 2, 1})
-                      : test_values({batch, rows, cols}, t, seed, -1, 1);
-  };
   auto expect_as_checked = [](const array& a, const array& b, const std::string& what) {
     Shape stop = b.shape();
     stop.back() -= 1;
@@ -161,10 +164,6 @@ TEST_F(GpuMatmul, WholeTilesAndTheirNearMisses) {
 // a tile, in both tile sizes, and the near misses that load element by
 // element (an offset, a row stride and a K that are not multiples of 4).
 TEST_F(GpuMatmul, RunsOfFourAndTheirNearMisses) {
-  auto operand = [](int batch, int rows, int cols, bool transposed, Dtype t, int seed) {
-    return transposed ? transpose(test_values({batch, cols, rows}, t, seed, -1, 1), {0, 2, 1})
-                      : test_values({batch, rows, cols}, t, seed, -1, 1);
-  };
   for (auto t : kFloatDtypes) {
     // 1 matrix takes 64 x 64 tiles; 128 of 2 x 2 wide tiles take 128 x 128.
     for (auto [batch, M, N, K] : {std::array{1, 68, 36, 20}, std::array{128, 132, 132, 12}}) {

@@ -264,7 +264,7 @@ TEST(Scans, RunsOfFourAndTheirNearMisses) {
   expect_scans(small_values({2, 1028}, float32, 23, -1, 1), "2 x 1028 logaddexp", {Op::LogAddExp});
   // A NaN in the second tile of one line.
   array with_nan = where(equal(arange(8200), array(4098)), array(std::nanf("")),
-                         reshape(integers({8200}, float32, 24), {8200}), kCpu);
+                         integers({8200}, float32, 24), kCpu);
   expect_scans(reshape(with_nan, {2, 4100}), "NaN in a run", {Op::Sum, Op::Max, Op::Min});
   // Lines of one tile of 64 threads, the shortest that a workgroup scans,
   // and of one tile of 128 threads that the last 3 threads miss.

@@ -233,28 +233,21 @@ void scan_group(uint first) {
   }
 }
 
-// Every thread folds the groups' totals (each group's last prefix) itself,
-// in group order: `before` the groups ahead of group `mine`, `total` all of
-// them (the tile's total). Broadcast loads, and no barrier after.
-void fold_groups(uint half_, uint mine, out ACC before, out ACC total) {
+// The groups' totals (each group's last prefix) folded in group order:
+// `before` those ahead of group `mine`, `total` all of them (the tile's
+// total). Every thread folds them itself (broadcast loads, no barrier
+// after), or with `publish` thread 0 alone, leaving folded[g] the groups
+// ahead of group g and folded[kGroups] all of them.
+void fold_groups(uint half_, uint mine, bool publish, out ACC before, out ACC total) {
   ACC acc = identity();
   before = acc;
   for (uint g = 0u; g < kGroups; ++g) {
     if (g == mine) before = acc;
+    if (publish) folded[g] = acc;
     acc = combine(acc, sums[half_ + g * kGroup + kGroup - 1u]);
   }
   total = acc;
-}
-
-// fold_groups for every group, by one thread: folded[g] holds the groups
-// ahead of group g, folded[kGroups] all of them.
-void fold_groups_once(uint half_) {
-  ACC acc = identity();
-  for (uint g = 0u; g < kGroups; ++g) {
-    folded[g] = acc;
-    acc = combine(acc, sums[half_ + g * kGroup + kGroup - 1u]);
-  }
-  folded[kGroups] = acc;
+  if (publish) folded[kGroups] = acc;
 }
 
 // The workgroup's scan of line r.
@@ -285,12 +278,12 @@ void scan_line(int64_t r, uint len, uint inner, bool is_inclusive) {
     barrier();
     ACC group_before, tile_total;
     if (kOneThreadFolds) {
-      if (t == 0u) fold_groups_once(half_);
+      if (t == 0u) fold_groups(half_, 0u, true, group_before, tile_total);
       barrier();  // the previous tile's reads of folded ended before this tile's first
       group_before = folded[t / kGroup];
       tile_total = folded[kGroups];
     } else {
-      fold_groups(half_, t / kGroup, group_before, tile_total);
+      fold_groups(half_, t / kGroup, false, group_before, tile_total);
     }
     const ACC before =
         combine(group_before, t % kGroup > 0u ? sums[half_ + t - 1u] : identity());
