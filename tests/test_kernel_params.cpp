@@ -158,15 +158,15 @@ TEST(KernelParams, SortShadersAgreeWithTheHost) {
 
 TEST(KernelParams, OtherShadersAgreeWithTheHost) {
   using M = params::MatmulParams;
-  for (const char* shader : {"matmul_float32_tile8", "matmul_bfloat16_f32_tile4"}) {
+  for (const char* shader : {"matmul_float32_tile128", "matmul_bfloat16_f32_tile64"}) {
     expect_push_constants(
         shader, sizeof(M),
         {MEMBER(M, M), MEMBER(M, N), MEMBER(M, K), MEMBER(M, k_chunk), MEMBER(M, a_row_stride),
          MEMBER(M, a_col_stride), MEMBER(M, b_row_stride), MEMBER(M, b_col_stride),
          MEMBER(M, a_offset), MEMBER(M, b_offset), MEMBER(M, batch)});
   }
-  expect_spec_constants("matmul_float16_tile4", {CONSTANT(params::MatmulSpec, A_K_FAST),
-                                                 CONSTANT(params::MatmulSpec, B_N_FAST)});
+  expect_spec_constants("matmul_float16_tile64", {CONSTANT(params::MatmulSpec, A_K_FAST),
+                                                  CONSTANT(params::MatmulSpec, B_N_FAST)});
   using MP = params::MatmulPartialsParams;
   expect_push_constants("matmul_partials_float16", sizeof(MP), {MEMBER(MP, n), MEMBER(MP, splits)});
   using I = params::IndexingParams;

@@ -36,15 +36,15 @@ using CoopKernel = vulkan::Kernel<params::MatmulParams, params::MatmulCoopSpec>;
 using WorkgroupKernel = vulkan::Kernel<params::MatmulParams, params::MatmulWorkgroupSpec>;
 using PartialsKernel = vulkan::Kernel<params::MatmulPartialsParams, params::MatmulPartialsSpec>;
 
-// matmul_<dtype>_tile<4 or 8>: 64 x 64 or 128 x 128 output tiles, written in
-// the dtype or (partials) in float32.
-const MatmulKernel& kernel(Dtype t, int tile, bool partials) {
-  static const vulkan::KernelsByDtype<MatmulKernel> tile4("matmul_{}_tile4");
-  static const vulkan::KernelsByDtype<MatmulKernel> tile8("matmul_{}_tile8");
-  static const vulkan::KernelsByDtype<MatmulKernel> f32_tile4("matmul_{}_f32_tile4");
-  static const vulkan::KernelsByDtype<MatmulKernel> f32_tile8("matmul_{}_f32_tile8");
-  if (partials && t != float32) return tile == 8 ? f32_tile8(t) : f32_tile4(t);
-  return tile == 8 ? tile8(t) : tile4(t);
+// matmul_<dtype>_tile<64 or 128>: 64 x 64 or 128 x 128 output tiles,
+// written in the dtype or (partials) in float32.
+const MatmulKernel& kernel(Dtype t, bool wide, bool partials) {
+  static const vulkan::KernelsByDtype<MatmulKernel> tile64("matmul_{}_tile64");
+  static const vulkan::KernelsByDtype<MatmulKernel> tile128("matmul_{}_tile128");
+  static const vulkan::KernelsByDtype<MatmulKernel> f32_tile64("matmul_{}_f32_tile64");
+  static const vulkan::KernelsByDtype<MatmulKernel> f32_tile128("matmul_{}_f32_tile128");
+  if (partials && t != float32) return wide ? f32_tile128(t) : f32_tile64(t);
+  return wide ? tile128(t) : tile64(t);
 }
 
 // Built-in shader `name` translated for KHR cooperative matrices, every
@@ -343,7 +343,7 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   }
 
   // 128 x 128 tiles (8 x 8 per thread) do twice the arithmetic per load of
-  // 64 x 64 ones, but need enough of them to keep every core busy, and
+  // 64 x 64 ones (8 x 4 per thread), but need enough of them to keep every core busy, and
   // matrices large enough not to waste most of each tile.
   // Few tiles over a long K take them too where K's splits (split_k) make
   // up the workgroups: 256^2 by 262,144 ran 1.3x faster on an H200 in 4
@@ -351,8 +351,8 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const int64_t wide_tiles = batches * ((M + 127) / 128) * ((N + 127) / 128);
   const bool wide = wide_tiles >= kWideTiles || (wide_tiles >= kWideTiles / 2 && K >= kWideTileK) ||
                     wide_tiles * (K / kMinKChunk) >= kBusyWorkgroups;
-  const int tile = M > 64 && N > 64 && wide ? 8 : 4;
-  const int64_t tile_size = 16 * tile;
+  const bool tile128 = M > 64 && N > 64 && wide;
+  const int64_t tile_size = tile128 ? 128 : 64;
   const int64_t tiles =
       batches * ((M + tile_size - 1) / tile_size) * ((N + tile_size - 1) / tile_size);
   const KSplit split = split_k(K, kMaxK, tiles);
@@ -365,21 +365,22 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
   const bool a_vec = (a_k_fast ? k_runs && K % 4 == 0 : M % 4 == 0) && a_runs(4);
   const bool b_vec = (b_n_fast ? N % 4 == 0 : k_runs && K % 4 == 0) && b_runs(4);
   // Padded panels: two buffers of A's and B's kMatmulStepK rows of
-  // 16 * tile / 4 + 1 vec4s (shaders/matmul.comp).
-  const uint64_t padded_bytes = 2 * 2 * params::kMatmulStepK * (4 * tile + 1) * 16;
+  // tile_size / 4 + 1 vec4s (shaders/matmul.comp).
+  const uint64_t padded_bytes = 2 * 2 * params::kMatmulStepK * (tile_size / 4 + 1) * 16;
   // Whole tiles and steps along K (a split's chunk is a multiple of the
   // step) load without bounds checks; K = 0 loads nothing.
   const bool whole_tiles =
       M % tile_size == 0 && N % tile_size == 0 && K > 0 && K % params::kMatmulStepK == 0;
-  const params::MatmulSpec spec{.workgroup_size = params::kMatmulThreads,
-                                .A_K_FAST = a_k_fast,
-                                .B_N_FAST = b_n_fast,
-                                .A_VEC = a_vec,
-                                .B_VEC = b_vec,
-                                .PAD_ROWS = padded_bytes <= device.limits().max_shared_memory,
-                                .WHOLE_TILES = whole_tiles};
-  dispatch_tiles(encoder, kernel(out.dtype(), tile, false), kernel(out.dtype(), tile, true), spec,
-                 p, shapes, a, b, out, tiles, split);
+  const params::MatmulSpec spec{
+      .workgroup_size = tile128 ? params::kMatmulTile128Threads : params::kMatmulTile64Threads,
+      .A_K_FAST = a_k_fast,
+      .B_N_FAST = b_n_fast,
+      .A_VEC = a_vec,
+      .B_VEC = b_vec,
+      .PAD_ROWS = padded_bytes <= device.limits().max_shared_memory,
+      .WHOLE_TILES = whole_tiles};
+  dispatch_tiles(encoder, kernel(out.dtype(), tile128, false), kernel(out.dtype(), tile128, true),
+                 spec, p, shapes, a, b, out, tiles, split);
 }
 
 }  // namespace mlx_lite

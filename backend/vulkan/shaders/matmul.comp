@@ -3,12 +3,13 @@
 #extension GL_EXT_control_flow_attributes : require
 // Matmul: C = A (M x K) * B (K x N) for each batch matrix, in float.
 //
-// Each workgroup of 256 threads (16 x 16) computes one BM x BN tile of C
-// (BM = BN = 16 * TILE, TILE = 4 or 8 at build time); thread (tx, ty) holds a
-// TILE x TILE micro-tile in registers: rows 4 * ty + 64 * i + r and columns
-// 4 * tx + 64 * j + c (i, j < TILE / 4; r, c < 4), so that its operands are
-// vec4 reads of shared memory that neighbouring threads take side by side
-// (no bank conflicts) and its stores are runs of 4 columns. K advances in
+// Each workgroup computes one TILE x TILE tile of C (TILE = 64 or 128 at
+// build time) on TX x TY threads (TX = 16 along n; TY = 8 or 16 along m):
+// thread (tx, ty) holds a TM x TN micro-tile in registers (8 x 4 or 8 x 8):
+// rows 4 * ty + 4 * TY * i + r and columns 4 * tx + 4 * TX * j + c (i <
+// TM / 4, j < TN / 4; r, c < 4), so that its operands are vec4 reads of
+// shared memory that neighbouring threads take side by side (no bank
+// conflicts) and its stores are runs of 4 columns. K advances in
 // steps of BK = 16 through a double buffer in shared memory: the threads
 // load the next A and B panels into registers while they multiply the
 // current ones, then store them into the other half (one barrier a step).
@@ -52,11 +53,20 @@ layout(set = 0, binding = 3) writeonly buffer C { OUT_ELEM c_buf[]; };
 layout(set = 0, binding = 3) writeonly buffer C4 { vec4 c_vec4[]; };
 #endif
 
-const uint kThreads = kMatmulThreads;
-const uint BM = 16u * TILE;
-const uint BN = 16u * TILE;
+// The tilings of params/matmul.h. On an H200, 64 x 64 tiles ran 1.0-1.14x
+// faster (float32, 512^2 to 1024^2, batches, long K) on 128 threads of 8 x
+// 4 than on 256 of 4 x 4, whose 2 vec4 reads of shared memory fed 16
+// multiply-adds, against 3 for 32 (one 5% slower: 512 x 64^2).
+#if TILE == 128
+const uint kThreads = kMatmulTile128Threads, TN = 8u;
+#else
+const uint kThreads = kMatmulTile64Threads, TN = 4u;
+#endif
+const uint TM = 8u, TX = 16u, TY = kThreads / TX;
+const uint BM = TY * TM;  // = TILE
+const uint BN = TX * TN;  // = TILE
 const uint BK = kMatmulStepK;
-const uint V = TILE / 4u;  // vec4s per micro-tile row or column
+const uint VM = TM / 4u, VN = TN / 4u;  // vec4s per micro-tile column, row
 // Panels are stored k-major (As[k][m], Bs[k][n]) as vec4s, two of each (the
 // double buffer). Each row k is padded by one vec4 (PAD_ROWS), which
 // spreads the transposing stores of a k-fast load over banks, where the
@@ -228,28 +238,28 @@ void store_panel(bool vec, bool k_fast, uint wide, uint at, uint next[SHARE], bo
 // acc += the first `steps` k of panel buffer `at`. acc is this thread's
 // micro-tile of C: row 4 * i + r holds rows 64 * i + 4 * ty + r of the
 // tile, vec4 j columns 64 * j + 4 * tx to 64 * j + 4 * tx + 3.
-void multiply_panels(uint at, uint steps, inout vec4 acc[TILE][V]) {
-  const uint tx = gl_LocalInvocationID.x % 16u, ty = gl_LocalInvocationID.x / 16u;
+void multiply_panels(uint at, uint steps, inout vec4 acc[TM][VN]) {
+  const uint tx = gl_LocalInvocationID.x % TX, ty = gl_LocalInvocationID.x / TX;
   [[unroll]] for (uint kk = 0u; kk < steps; ++kk) {
-    vec4 av[V], bv[V];
-    [[unroll]] for (uint i = 0u; i < V; ++i) av[i] = As[panel_index(at, kk, ty + 16u * i)];
-    [[unroll]] for (uint j = 0u; j < V; ++j) bv[j] = Bs[panel_index(at, kk, tx + 16u * j)];
-    [[unroll]] for (uint i = 0u; i < V; ++i) {
+    vec4 av[VM], bv[VN];
+    [[unroll]] for (uint i = 0u; i < VM; ++i) av[i] = As[panel_index(at, kk, ty + TY * i)];
+    [[unroll]] for (uint j = 0u; j < VN; ++j) bv[j] = Bs[panel_index(at, kk, tx + TX * j)];
+    [[unroll]] for (uint i = 0u; i < VM; ++i) {
       [[unroll]] for (uint r = 0u; r < 4u; ++r) {
-        [[unroll]] for (uint j = 0u; j < V; ++j) acc[4u * i + r][j] += av[i][r] * bv[j];
+        [[unroll]] for (uint j = 0u; j < VN; ++j) acc[4u * i + r][j] += av[i][r] * bv[j];
       }
     }
   }
 }
 
-void store_tile(uint c_base, vec4 acc[TILE][V]) {
-  const uint tx = gl_LocalInvocationID.x % 16u, ty = gl_LocalInvocationID.x / 16u;
-  [[unroll]] for (uint i = 0u; i < V; ++i) {
+void store_tile(uint c_base, vec4 acc[TM][VN]) {
+  const uint tx = gl_LocalInvocationID.x % TX, ty = gl_LocalInvocationID.x / TX;
+  [[unroll]] for (uint i = 0u; i < VM; ++i) {
     [[unroll]] for (uint r = 0u; r < 4u; ++r) {
-      const uint m = m0 + 64u * i + 4u * ty + r;
+      const uint m = m0 + 4u * TY * i + 4u * ty + r;
       if (m >= M) continue;
-      [[unroll]] for (uint j = 0u; j < V; ++j) {
-        const uint n = n0 + 64u * j + 4u * tx;
+      [[unroll]] for (uint j = 0u; j < VN; ++j) {
+        const uint n = n0 + 4u * TX * j + 4u * tx;
 #if OUT_BITS == 32
         // A row's 4 columns as one vector where N keeps them aligned.
         if (N % 4u == 0u) {
@@ -300,9 +310,9 @@ void main() {
   brs = uint(params.b_row_stride);
   bcs = uint(params.b_col_stride);
 
-  vec4 acc[TILE][V];
-  [[unroll]] for (uint r = 0u; r < TILE; ++r) {
-    [[unroll]] for (uint j = 0u; j < V; ++j) acc[r][j] = vec4(0.0);
+  vec4 acc[TM][VN];
+  [[unroll]] for (uint r = 0u; r < TM; ++r) {
+    [[unroll]] for (uint j = 0u; j < VN; ++j) acc[r][j] = vec4(0.0);
   }
 
   uint a_next[SHARE], b_next[SHARE];

@@ -25,8 +25,11 @@ MLX_PARAMS_BEGIN
   X(S, 6, bool, WHOLE_TILES, false)
 MLX_SPEC_CONSTANTS(MatmulSpec, MLX_MATMUL_SPEC)
 
-// 16 x 16 threads per workgroup, each computing a TILE x TILE micro-tile.
-MLX_CONSTANT(uint32_t, kMatmulThreads, 256)
+// Threads per workgroup of the two tilings of C (shaders/matmul.comp): 64 x
+// 64 tiles on 16 x 8 threads holding 8 x 4 each, 128 x 128 tiles on 16 x 16
+// threads holding 8 x 8 each.
+MLX_CONSTANT(uint32_t, kMatmulTile64Threads, 128)
+MLX_CONSTANT(uint32_t, kMatmulTile128Threads, 256)
 // The step along K (BK in shaders/matmul.comp).
 MLX_CONSTANT(uint32_t, kMatmulStepK, 16)
 
