@@ -74,6 +74,35 @@ Stats segment_stats(Stats v, uint segment) {
 
 Stats workgroup_stats(Stats v) { return segment_stats(v, gl_WorkGroupSize.x); }
 
+// The max (NaN winning) or the sum of v over each segment, as segment_stats
+// combines: for a line held in registers, whose max is known before its
+// exps (one exp an element, no rescaling in the combine).
+float reduce_pair(float a, float b, bool is_max) { return is_max ? max_nan(a, b) : a + b; }
+
+float segment_reduce(float v, uint segment, bool is_max) {
+#if defined(SUBGROUP_SHUFFLE) && SUBGROUP_SHUFFLE
+  if (segment <= gl_SubgroupSize) {
+    // Every lane ends with the same bits: each step adds (or takes the max
+    // of) the same two values on both lanes of a pair.
+    for (uint half_ = segment / 2u; half_ > 0u; half_ >>= 1u) {
+      v = reduce_pair(v, subgroupShuffleXor(v, half_), is_max);
+    }
+    return v;
+  }
+#endif
+  const uint t = gl_LocalInvocationID.x;
+  const uint lane = t % segment;
+  shared_m[t] = v;
+  barrier();
+  for (uint half_ = segment / 2u; half_ > 0u; half_ >>= 1u) {
+    if (lane < half_) shared_m[t] = reduce_pair(shared_m[t], shared_m[t + half_], is_max);
+    barrier();
+  }
+  const float r = shared_m[t - lane];
+  barrier();  // the array is reused by the next call
+  return r;
+}
+
 // Softmax of x in a line of statistics a (the CPU multiplies by the
 // reciprocal of the sum), and a line's logsumexp (an infinite max is the
 // answer: shifting by it would give NaN).
