@@ -11,6 +11,9 @@
 // work, and the counter gpu_time is the GPU's own time per iteration.
 #include <benchmark/benchmark.h>
 
+#include <cstring>
+#include <vector>
+
 #include "gpu_bench.h"
 #include "mlx_lite/mlx_lite.h"
 #include "mlx_lite/ops/fast.h"
@@ -311,3 +314,38 @@ BENCHMARK(BM_GpuBinaryOp<remainder>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GpuFloorDivideInt32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Reading an evaluated GPU array on the host, through its mapping (arrays
+// live in host-visible device memory): element by element, as the CPU
+// backend and a user's loop over data<T>() do, and as one memcpy into host
+// memory. On a GPU whose large BAR maps device-local memory, every host read
+// crosses the bus, uncached.
+namespace {
+
+void BM_GpuResultReadOnHost(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const bool bulk = state.range(1) != 0;
+  array a = filled(n, 1.0f);
+  std::vector<float> host(static_cast<size_t>(n));
+  for (auto _ : state) {
+    const float* p = a.data<float>();
+    if (bulk) {
+      std::memcpy(host.data(), p, static_cast<size_t>(n) * sizeof(float));
+      benchmark::DoNotOptimize(host.data());
+    } else {
+      float total = 0;
+      for (int64_t i = 0; i < n; ++i) total += p[i];
+      benchmark::DoNotOptimize(total);
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * n * 4);
+}
+
+}  // namespace
+
+BENCHMARK(BM_GpuResultReadOnHost)
+    ->ArgNames({"n", "memcpy"})
+    ->Args({1 << 18, 0})
+    ->Args({1 << 18, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
