@@ -236,8 +236,8 @@ void store_panel(bool vec, bool k_fast, uint wide, uint at, uint next[SHARE], bo
 }
 
 // acc += the first `steps` k of panel buffer `at`. acc is this thread's
-// micro-tile of C: row 4 * i + r holds rows 64 * i + 4 * ty + r of the
-// tile, vec4 j columns 64 * j + 4 * tx to 64 * j + 4 * tx + 3.
+// micro-tile of C: row 4 * i + r holds row 4 * TY * i + 4 * ty + r of the
+// tile, vec4 j columns 4 * TX * j + 4 * tx to 4 * TX * j + 4 * tx + 3.
 void multiply_panels(uint at, uint steps, inout vec4 acc[TM][VN]) {
   const uint tx = gl_LocalInvocationID.x % TX, ty = gl_LocalInvocationID.x / TX;
   [[unroll]] for (uint kk = 0u; kk < steps; ++kk) {
