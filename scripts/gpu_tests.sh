@@ -13,7 +13,7 @@
 #           float16 through the SPIR-V translation too, where the device
 #           offers both extensions) and the matmul tests on NV ones only
 #           (nv), and exits non-zero if any test failed or a program ran
-#           past 5 minutes). On an H200 the whole run takes longer than
+#           past 5 minutes, or GPU_TESTS_TIMEOUT seconds). On an H200 the whole run takes longer than
 #           one 10-minute device call (the host reads large outputs in
 #           device memory slowly): `run default` runs the programs as the
 #           device chooses, `run variants` the reruns; programs named
@@ -41,6 +41,7 @@ case "${1:-}" in
     ;;
   run)
     bin="$(cd "$(dirname "$0")" && pwd)/bin"
+    limit=${GPU_TESTS_TIMEOUT:-300}  # seconds a program may run
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
     failed=0
     # PROGRAM [ENV=VALUE...]: runs it, prints one summary line (its log where it failed).
@@ -50,7 +51,7 @@ case "${1:-}" in
       if [[ ${#only[@]} -gt 0 && ! " ${only[*]} " =~ " $p " ]]; then return; fi
       log=$(mktemp)
       start=$SECONDS
-      if env "$@" timeout 300 "$bin/$p" --gtest_brief=1 > "$log" 2>&1; then
+      if env "$@" timeout "$limit" "$bin/$p" --gtest_brief=1 > "$log" 2>&1; then
         status=ok
       else
         status=FAILED
@@ -59,7 +60,7 @@ case "${1:-}" in
       grep '^device:' "$log" || true  # test_matmul_matrix_units prints the device's report
       # A program that crashed or timed out prints no summary: say so, and go on.
       summary=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ' || true)
-      [[ -n $summary ]] || summary="no summary (crashed or killed after 300 s)"
+      [[ -n $summary ]] || summary="no summary (crashed or killed after $limit s)"
       echo "$status $p $*: $summary ($((SECONDS - start)) s)"
       [[ $status == ok ]] || cat "$log"
       rm -f "$log"
