@@ -114,7 +114,6 @@ class DefaultDeviceScope {
   Device saved_;
 };
 
-// The elements of `a`, row-major, as doubles (read on the CPU).
 // The elements of an evaluated row-contiguous array of T, as U, read from
 // its buffer by one memcpy. Arrays live in host-visible memory of the GPU
 // device; on a GPU whose large BAR maps device-local memory, every host read
@@ -132,25 +131,32 @@ std::vector<U> bulk_read(const array& c) {
   }
 }
 
-// a's elements in row-major order, as float64 (exact for every float dtype).
-inline std::vector<double> to_host(const array& a) {
+// a's elements in row-major order as U (float or double), read on the CPU
+// by bulk_read: float16, bfloat16 and float32 convert here (exactly), other
+// dtypes through the CPU's astype to U's dtype.
+template <class U>
+std::vector<U> host_values(const array& a) {
+  static_assert(std::is_same_v<U, float> || std::is_same_v<U, double>);
   const Device cpu(Device::cpu);
   array c = contiguous(a, false, cpu);
+  if (c.dtype() != float16 && c.dtype() != bfloat16 && c.dtype() != float32) {
+    c = astype(c, std::is_same_v<U, float> ? float32 : float64, cpu);
+  }
+  eval(c);
   switch (c.dtype()) {
     case float16:
-      eval(c);
-      return bulk_read<float16_t, double>(c);
+      return bulk_read<float16_t, U>(c);
     case bfloat16:
-      eval(c);
-      return bulk_read<bfloat16_t, double>(c);
+      return bulk_read<bfloat16_t, U>(c);
     case float32:
-      eval(c);
-      return bulk_read<float, double>(c);
-    default:  // integers and bool: the CPU's conversion
-      c = contiguous(astype(c, float64, cpu), false, cpu);
-      eval(c);
-      return bulk_read<double, double>(c);
+      return bulk_read<float, U>(c);
+    default:  // float64, for U = double
+      return bulk_read<double, U>(c);
   }
+}
+
+inline std::vector<double> to_host(const array& a) {
+  return host_values<double>(a);
 }
 
 inline std::string shape_text(const Shape& shape) {

@@ -52,20 +52,9 @@ inline void expect_close(const array& gpu_result, const array& cpu_result, doubl
                          const std::string& what) {
   ASSERT_EQ(gpu_result.shape(), cpu_result.shape()) << what;
   ASSERT_EQ(gpu_result.dtype(), cpu_result.dtype()) << what;
-  // As float32, read by one bulk copy each (test::detail::bulk_read says
-  // why); integers and bool through the CPU's conversion.
-  auto host_floats = [](const array& x) {
-    array c = contiguous(x, false, kCpu);
-    if (c.dtype() != float16 && c.dtype() != bfloat16 && c.dtype() != float32) {
-      c = contiguous(astype(c, float32, kCpu), false, kCpu);
-    }
-    eval(c);
-    if (c.dtype() == float16) return test::detail::bulk_read<float16_t, float>(c);
-    if (c.dtype() == bfloat16) return test::detail::bulk_read<bfloat16_t, float>(c);
-    return test::detail::bulk_read<float, float>(c);
-  };
-  const std::vector<float> gp = host_floats(gpu_result);
-  const std::vector<float> cp = host_floats(cpu_result);
+  // As float32, each read by one bulk copy (test::detail::host_values).
+  const std::vector<float> gp = test::detail::host_values<float>(gpu_result);
+  const std::vector<float> cp = test::detail::host_values<float>(cpu_result);
   for (size_t i = 0; i < gp.size(); ++i) {
     if (std::isnan(cp[i])) {
       EXPECT_TRUE(std::isnan(gp[i])) << what << " at " << i;

@@ -16,10 +16,10 @@
 // max and sum of exp(x - max) (softmax_stats.glsl), then write the outputs.
 // A line of up to ROW_THREADS * kSoftmaxCachedPerThread elements is read
 // once, into registers (as vectors where RUNS says it may), its max taken
-// before its exps; a longer one twice, its statistics gathered online. Threads stride over the line
-// and combine through shared memory, or by subgroup shuffles (above) where
-// the line's threads fit one subgroup of the running pipeline (checked at
-// run time, so any subgroup size works). Arithmetic is in float, as the
+// before its exps; a longer one twice, its statistics gathered online.
+// Threads stride over the line and combine through shared memory, or by
+// subgroup shuffles (above) where the line's threads fit one subgroup of the
+// running pipeline (checked at run time, so any subgroup size works). Arithmetic is in float, as the
 // CPU's for every dtype; NaN and infinities follow the CPU's formulas (a
 // line of -inf gives NaN softmax and -inf logsumexp). Few long lines take
 // softmax_split.comp instead, which spreads each over many workgroups.
