@@ -199,6 +199,40 @@ TEST_F(GpuMatmul, RunsOfFourAndTheirNearMisses) {
   }
 }
 
+// 64 x 64 tiles over 512 or more workgroups step along K by 8, not 16
+// (backend/vulkan/matmul.cpp): K of whole steps of 8 and 16 and of neither,
+// partial tiles, a transposed operand; against the CPU, and bit for bit
+// against the same products over 511 batch matrices, which step by 16 (a
+// thread adds along K in the same order either way). float16 and bfloat16
+// on matrix units take other kernels, whose order the batch size may
+// change too: they match within the dtype's tolerance.
+TEST_F(GpuMatmul, ManyWorkgroupsStepByEight) {
+  const bool matrix_units =
+      !std::get<std::string>(gpu::device_info().at("matmul_matrix_units")).starts_with("none (");
+  for (auto t : kFloatDtypes) {
+    for (auto [M, N, K, layout] : {std::array{64, 64, 48, 0}, std::array{64, 64, 40, 1},
+                                   std::array{60, 50, 21, 2}, std::array{64, 64, 8, 0}}) {
+      const std::string what = fmt::format("512 x {}x{}x{} layout {}", M, N, K, layout);
+      array a = operand(512, M, K, layout == 1, t, 50);
+      array b = operand(512, K, N, layout == 2, t, 51);
+      array c = matmul(a, b, kGpu);
+      expect_matmul_close(a, b, what);
+      const Shape stop{511, M, N};
+      array fewer =
+          matmul(slice(a, {0, 0, 0}, {511, M, K}), slice(b, {0, 0, 0}, {511, K, N}), kGpu);
+      if (t == float32 || !matrix_units) {
+        EXPECT_TRUE(array_equal(slice(c, {0, 0, 0}, stop, kGpu), fewer, kGpu).item<bool>())
+            << describe(what + ": against 511 matrices, bit for bit", t);
+      } else {
+        const auto [rtol, atol] = matmul_tolerance(t, K);
+        EXPECT_TRUE(
+            allclose(slice(c, {0, 0, 0}, stop, kGpu), fewer, rtol, atol, false, kGpu).item<bool>())
+            << describe(what + ": against 511 matrices, within the tolerance", t);
+      }
+    }
+  }
+}
+
 // Without matrix units, float16 takes the float32 kernel's arithmetic in the
 // float32 kernel's order, whether the tiled kernel converts each element as
 // it loads it or (from 2^30 multiply-adds with M, N and K of at least 256)

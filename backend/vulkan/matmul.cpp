@@ -36,15 +36,20 @@ using CoopKernel = vulkan::Kernel<params::MatmulParams, params::MatmulCoopSpec>;
 using WorkgroupKernel = vulkan::Kernel<params::MatmulParams, params::MatmulWorkgroupSpec>;
 using PartialsKernel = vulkan::Kernel<params::MatmulPartialsParams, params::MatmulPartialsSpec>;
 
-// matmul_<dtype>_tile<64 or 128>: 64 x 64 or 128 x 128 output tiles,
-// written in the dtype or (partials) in float32.
-const MatmulKernel& kernel(Dtype t, bool wide, bool partials) {
+// matmul_<dtype>_tile<64 or 128>[_step8]: 64 x 64 or 128 x 128 output
+// tiles (64 x 64 stepping along K by 8 where `short_step`), written in the
+// dtype or (partials) in float32.
+const MatmulKernel& kernel(Dtype t, bool wide, bool short_step, bool partials) {
   static const vulkan::KernelsByDtype<MatmulKernel> tile64("matmul_{}_tile64");
+  static const vulkan::KernelsByDtype<MatmulKernel> tile64_step8("matmul_{}_tile64_step8");
   static const vulkan::KernelsByDtype<MatmulKernel> tile128("matmul_{}_tile128");
   static const vulkan::KernelsByDtype<MatmulKernel> f32_tile64("matmul_{}_f32_tile64");
+  static const vulkan::KernelsByDtype<MatmulKernel> f32_tile64_step8("matmul_{}_f32_tile64_step8");
   static const vulkan::KernelsByDtype<MatmulKernel> f32_tile128("matmul_{}_f32_tile128");
-  if (partials && t != float32) return wide ? f32_tile128(t) : f32_tile64(t);
-  return wide ? tile128(t) : tile64(t);
+  if (partials && t != float32) {
+    return wide ? f32_tile128(t) : short_step ? f32_tile64_step8(t) : f32_tile64(t);
+  }
+  return wide ? tile128(t) : short_step ? tile64_step8(t) : tile64(t);
 }
 
 // Built-in shader `name` translated for KHR cooperative matrices, every
@@ -87,10 +92,22 @@ const WorkgroupKernel& workgroup_kernel(Dtype t) {
 // loop iterations in all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS), silently; a
 // step of 16 along K costs 2 of them with either tile (its inner loops are
 // unrolled), measured as the K at which a product of ones came out short:
-// 524,256. This chunk keeps within an eighth of the cap (8,192 iterations);
+// 524,256. This chunk keeps within an eighth of the cap (8,192 iterations),
+// and within a quarter where 64 x 64 tiles step by 8 (same loop, 8,192 steps);
 // an H100 would need no split, but takes it too, so both devices add in the
 // same order, and K this long is rare.
 constexpr int64_t kMaxK = int64_t{1} << 16;
+
+// 64 x 64 tiles over at least this many workgroups (tiles times splits of
+// K) step along K by 8 (kMatmulShortStepK), not 16: half the shared memory
+// and next-panel registers (95 registers against 131 on an H200) let 5
+// workgroups share an SM instead of 3, which pays where there are
+// workgroups to fill them. Measured on an H200 (float32): batched 64 x
+// 256^2 (1,024 tiles) ran 1.11x and 512 x 64^2 (512) 1.17x faster; 1024^2
+// (256 tiles) 1.03x, 512^2 (64) 1.15x and 64^2 by a long K (128 and 256
+// splits) 1.13-1.34x slower, with twice the barriers along K. A thread adds
+// its products along K in the same order either way: same results.
+constexpr int64_t kShortStepWorkgroups = 512;
 
 // Workgroups enough to keep a large GPU busy (an H100 has 132 SMs).
 constexpr int64_t kBusyWorkgroups = 256;
@@ -379,8 +396,10 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
       .B_VEC = b_vec,
       .PAD_ROWS = padded_bytes <= device.limits().max_shared_memory,
       .WHOLE_TILES = whole_tiles};
-  dispatch_tiles(encoder, kernel(out.dtype(), tile128, false), kernel(out.dtype(), tile128, true),
-                 spec, p, shapes, a, b, out, tiles, split);
+  const bool short_step = !tile128 && tiles * split.splits >= kShortStepWorkgroups;
+  dispatch_tiles(encoder, kernel(out.dtype(), tile128, short_step, false),
+                 kernel(out.dtype(), tile128, short_step, true), spec, p, shapes, a, b, out, tiles,
+                 split);
 }
 
 }  // namespace mlx_lite

@@ -10,7 +10,8 @@
 // TM / 4, j < TN / 4; r, c < 4), so that its operands are vec4 reads of
 // shared memory that neighbouring threads take side by side (no bank
 // conflicts) and its stores are runs of 4 columns. K advances in
-// steps of BK = 16 through a double buffer in shared memory: the threads
+// steps of BK = 16 (8 where SHORT_STEP, for 64 x 64 tiles over many
+// workgroups) through a double buffer in shared memory: the threads
 // load the next A and B panels into registers while they multiply the
 // current ones, then store them into the other half (one barrier a step).
 //
@@ -65,7 +66,11 @@ const uint kThreads = kMatmulTile64Threads, TN = 4u;
 const uint TM = 8u, TX = 16u, TY = kThreads / TX;
 const uint BM = TY * TM;  // = TILE
 const uint BN = TX * TN;  // = TILE
+#ifdef SHORT_STEP
+const uint BK = kMatmulShortStepK;
+#else
 const uint BK = kMatmulStepK;
+#endif
 const uint VM = TM / 4u, VN = TN / 4u;  // vec4s per micro-tile column, row
 // Panels are stored k-major (As[k][m], Bs[k][n]) as vec4s, two of each (the
 // double buffer). Each row k is padded by one vec4 (PAD_ROWS), which

@@ -30,8 +30,12 @@ MLX_SPEC_CONSTANTS(MatmulSpec, MLX_MATMUL_SPEC)
 // threads holding 8 x 8 each.
 MLX_CONSTANT(uint32_t, kMatmulTile64Threads, 128)
 MLX_CONSTANT(uint32_t, kMatmulTile128Threads, 256)
-// The step along K (BK in shaders/matmul.comp).
+// The step along K (BK in shaders/matmul.comp), and the shorter one of the
+// 64 x 64 tiling's SHORT_STEP variants (backend/vulkan/matmul.cpp says
+// where they run). The host's whole-tile checks and splits of K use the
+// longer, a multiple of both.
 MLX_CONSTANT(uint32_t, kMatmulStepK, 16)
+MLX_CONSTANT(uint32_t, kMatmulShortStepK, 8)
 
 MLX_PARAMS_END
 
