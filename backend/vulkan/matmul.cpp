@@ -395,7 +395,10 @@ void Matmul::eval_gpu(const std::vector<array>& inputs, array& out) {
       .A_VEC = a_vec,
       .B_VEC = b_vec,
       .PAD_ROWS = padded_bytes <= device.limits().max_shared_memory,
-      .WHOLE_TILES = whole_tiles};
+      .WHOLE_TILES = whole_tiles,
+      // On an H200, float32 4096^2 tn ran 3.8% faster so (nn 0.5%; nt 0.7%
+      // and 1024^2 in 64 x 64 tiles 3% slower).
+      .SUBGROUP_BLOCKS = tile128 && !a_k_fast};
   const bool short_step = !tile128 && tiles * split.splits >= kShortStepWorkgroups;
   dispatch_tiles(encoder, kernel(out.dtype(), tile128, short_step, false),
                  kernel(out.dtype(), tile128, short_step, true), spec, p, shapes, a, b, out, tiles,

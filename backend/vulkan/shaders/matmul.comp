@@ -240,11 +240,22 @@ void store_panel(bool vec, bool k_fast, uint wide, uint at, uint next[SHARE], bo
   }
 }
 
+// This thread's (tx, ty): 32 consecutive threads (a subgroup on NVIDIA) take
+// 16 x 2 of them, or 8 x 4 where SUBGROUP_BLOCKS (which reads 8 distinct
+// vec4s of a B row a k instead of 16, and 4 of an A row instead of 2).
+uvec2 thread_xy() {
+  const uint t = gl_LocalInvocationID.x;
+  if (!SUBGROUP_BLOCKS) return uvec2(t % TX, t / TX);
+  const uint group = t / 32u, lane = t % 32u, groups_x = TX / 8u;
+  return uvec2((group % groups_x) * 8u + lane % 8u, (group / groups_x) * 4u + lane / 8u);
+}
+
 // acc += the first `steps` k of panel buffer `at`. acc is this thread's
 // micro-tile of C: row 4 * i + r holds row 4 * TY * i + 4 * ty + r of the
 // tile, vec4 j columns 4 * TX * j + 4 * tx to 4 * TX * j + 4 * tx + 3.
 void multiply_panels(uint at, uint steps, inout vec4 acc[TM][VN]) {
-  const uint tx = gl_LocalInvocationID.x % TX, ty = gl_LocalInvocationID.x / TX;
+  const uvec2 xy = thread_xy();
+  const uint tx = xy.x, ty = xy.y;
   [[unroll]] for (uint kk = 0u; kk < steps; ++kk) {
     vec4 av[VM], bv[VN];
     [[unroll]] for (uint i = 0u; i < VM; ++i) av[i] = As[panel_index(at, kk, ty + TY * i)];
@@ -258,7 +269,8 @@ void multiply_panels(uint at, uint steps, inout vec4 acc[TM][VN]) {
 }
 
 void store_tile(uint c_base, vec4 acc[TM][VN]) {
-  const uint tx = gl_LocalInvocationID.x % TX, ty = gl_LocalInvocationID.x / TX;
+  const uvec2 xy = thread_xy();
+  const uint tx = xy.x, ty = xy.y;
   [[unroll]] for (uint i = 0u; i < VM; ++i) {
     [[unroll]] for (uint r = 0u; r < 4u; ++r) {
       const uint m = m0 + 4u * TY * i + 4u * ty + r;

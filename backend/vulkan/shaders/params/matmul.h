@@ -16,13 +16,16 @@ MLX_PARAMS_BEGIN
 // are padded rather than swizzled (the host checks that the device's
 // shared memory holds them). WHOLE_TILES: M and N are multiples of the
 // tile and K of the step along it, so no load needs a bounds check.
-#define MLX_MATMUL_SPEC(X, S)    \
-  X(S, 1, bool, A_K_FAST, true)  \
-  X(S, 2, bool, B_N_FAST, true)  \
-  X(S, 3, bool, A_VEC, false)    \
-  X(S, 4, bool, B_VEC, false)    \
-  X(S, 5, bool, PAD_ROWS, false) \
-  X(S, 6, bool, WHOLE_TILES, false)
+// SUBGROUP_BLOCKS: each 32 consecutive threads hold an 8 x 4 block of the
+// threads' micro-tiles, not 16 x 2 (the host says where that pays).
+#define MLX_MATMUL_SPEC(X, S)       \
+  X(S, 1, bool, A_K_FAST, true)     \
+  X(S, 2, bool, B_N_FAST, true)     \
+  X(S, 3, bool, A_VEC, false)       \
+  X(S, 4, bool, B_VEC, false)       \
+  X(S, 5, bool, PAD_ROWS, false)    \
+  X(S, 6, bool, WHOLE_TILES, false) \
+  X(S, 7, bool, SUBGROUP_BLOCKS, false)
 MLX_SPEC_CONSTANTS(MatmulSpec, MLX_MATMUL_SPEC)
 
 // Threads per workgroup of the two tilings of C (shaders/matmul.comp): 64 x
