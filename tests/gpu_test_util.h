@@ -33,14 +33,16 @@ inline const std::vector<Dtype> gpu_dtypes = [] {
 
 // Values that every dtype holds (integers and halves in [lo, hi), made
 // non-negative for unsigned dtypes and a sign test for bool), evaluated on
-// the CPU; calls that differ by `seed` give different values.
+// the CPU, or on `where`; calls that differ by `seed` give different values.
+// Values no CPU reference reads are quicker made on the GPU: the CPU
+// backend's ops read device memory, which a GPU machine's host reads slowly.
 inline array test_values(const Shape& shape, Dtype dtype, uint64_t seed, float lo = -4,
-                         float hi = 4) {
-  array u = random::uniform(lo, hi, shape, float32, random::key(seed), kCpu);
-  if (!is_floating_point(dtype)) u = floor(u, kCpu);
-  if (dtype == bool_) u = greater(u, array(0.0f), kCpu);
-  if (is_unsigned(dtype)) u = abs(u, kCpu);
-  array out = astype(u, dtype, kCpu);
+                         float hi = 4, const Device& where = kCpu) {
+  array u = random::uniform(lo, hi, shape, float32, random::key(seed), where);
+  if (!is_floating_point(dtype)) u = floor(u, where);
+  if (dtype == bool_) u = greater(u, array(0.0f), where);
+  if (is_unsigned(dtype)) u = abs(u, where);
+  array out = astype(u, dtype, where);
   eval(out);
   return out;
 }

@@ -36,10 +36,11 @@ void expect_matmul_close(const array& a, const array& b, const std::string& what
 }
 
 // A batch of rows x cols matrices, or of their transposes' transposes (a
-// column-major view) where `transposed`.
-array operand(int batch, int rows, int cols, bool transposed, Dtype t, int seed) {
-  return transposed ? transpose(test_values({batch, cols, rows}, t, seed, -1, 1), {0, 2, 1})
-                    : test_values({batch, rows, cols}, t, seed, -1, 1);
+// column-major view) where `transposed`, made on the CPU or on `where`.
+array operand(int batch, int rows, int cols, bool transposed, Dtype t, int seed,
+              const Device& where = kCpu) {
+  return transposed ? transpose(test_values({batch, cols, rows}, t, seed, -1, 1, where), {0, 2, 1})
+                    : test_values({batch, rows, cols}, t, seed, -1, 1, where);
 }
 
 class GpuMatmul : public gpu_test::GpuTest {};
@@ -163,16 +164,18 @@ TEST_F(GpuMatmul, WholeTilesAndTheirNearMisses) {
     for (auto [batch, M, N, K] : cases) {
       for (int layout = 0; layout < 3; ++layout) {  // nn, tn, nt
         const std::string what = fmt::format("{} x {}x{}x{} layout {}", batch, M, N, K, layout);
-        array a = operand(batch, M, K, layout == 1, t, 40);
-        array b = operand(batch, K, N, layout == 2, t, 41);
+        // Products too large for a quick CPU reference take GPU-made operands.
+        const bool on_cpu = batch * M * N * K <= (1 << 24);
+        array a = operand(batch, M, K, layout == 1, t, 40, on_cpu ? kCpu : kGpu);
+        array b = operand(batch, K, N, layout == 2, t, 41, on_cpu ? kCpu : kGpu);
         expect_as_checked(a, b, what);
-        if (batch * M * N * K <= (1 << 24)) expect_matmul_close(a, b, what);
+        if (on_cpu) expect_matmul_close(a, b, what);
       }
     }
   }
   // 128 x 128 tiles over 64 splits of K (4 tiles by K = 32768).
-  expect_as_checked(test_values({256, 32768}, float32, 42, -1, 1),
-                    test_values({32768, 256}, float32, 43, -1, 1), "256 x 256 by 32768");
+  expect_as_checked(test_values({256, 32768}, float32, 42, -1, 1, kGpu),
+                    test_values({32768, 256}, float32, 43, -1, 1, kGpu), "256 x 256 by 32768");
 }
 
 // Runs of 4 along the unit-strided dim load as vectors where they are
