@@ -35,6 +35,26 @@ void expect_matmul_close(const array& a, const array& b, const std::string& what
   expect_close(matmul(a, b, kGpu), matmul(a, b, kCpu), rtol, atol, describe(what, t));
 }
 
+// Two GPU products of the same operands (K = k) whose tilings add along K
+// in the same order match bit for bit where both run the tiled kernel:
+// float32 always, and every dtype on a device without matrix units. float16
+// and bfloat16 on matrix units may take kernels that add in other orders by
+// shape (workgroup-scope matrices, subgroup fragments): those match within
+// the dtype's tolerance. Compared on the GPU, one flag read back, so it stays
+// quick on a host that reads device memory slowly.
+void expect_same_product(const array& x, const array& y, int64_t k, const std::string& what) {
+  static const bool matrix_units =
+      !std::get<std::string>(gpu::device_info().at("matmul_matrix_units")).starts_with("none (");
+  const Dtype t = x.dtype();
+  if (t == float32 || !matrix_units) {
+    EXPECT_TRUE(array_equal(x, y, kGpu).item<bool>()) << describe(what + ", bit for bit", t);
+  } else {
+    const auto [rtol, atol] = matmul_tolerance(t, k);
+    EXPECT_TRUE(allclose(x, y, rtol, atol, false, kGpu).item<bool>())
+        << describe(what + ", within the tolerance", t);
+  }
+}
+
 // A batch of rows x cols matrices, or of their transposes' transposes (a
 // column-major view) where `transposed`, made on the CPU or on `where`.
 array operand(int batch, int rows, int cols, bool transposed, Dtype t, int seed,
@@ -133,28 +153,17 @@ TEST_F(GpuMatmul, WideTilesWithEdges) {
 // product matches the checked path bit for bit: the same product without
 // its last column is no longer whole, and keeps the tiles, the splits of K
 // and the order of every sum. That comparison runs on the GPU and reads back
-// one flag, so it stays quick on a host that reads device memory slowly;
-// the small products also match the CPU. float16 and bfloat16 on a device
-// with matrix units take other kernels, and whole tiles there may take the
-// workgroup-scope one where the near miss takes subgroup fragments, which
-// add in another order: those match within the dtype's tolerance.
+// one flag (expect_same_product: float16 and bfloat16 on matrix units
+// within the tolerance, whole tiles there taking workgroup-scope matrices
+// where the near miss takes subgroup fragments); the small products also
+// match the CPU.
 TEST_F(GpuMatmul, WholeTilesAndTheirNearMisses) {
-  const bool matrix_units =
-      !std::get<std::string>(gpu::device_info().at("matmul_matrix_units")).starts_with("none (");
-  auto expect_as_checked = [&](const array& a, const array& b, const std::string& what) {
+  auto expect_as_checked = [](const array& a, const array& b, const std::string& what) {
     Shape stop = b.shape();
     stop.back() -= 1;
     array checked = matmul(a, slice(b, Shape(b.ndim(), 0), stop, kGpu), kGpu);
     array whole = slice(matmul(a, b, kGpu), Shape(b.ndim(), 0), checked.shape(), kGpu);
-    const Dtype t = a.dtype();
-    if (t == float32 || !matrix_units) {
-      EXPECT_TRUE(array_equal(whole, checked, kGpu).item<bool>())
-          << describe(what + ": whole against checked, bit for bit", t);
-    } else {
-      const auto [rtol, atol] = matmul_tolerance(t, a.shape(-1));
-      EXPECT_TRUE(allclose(whole, checked, rtol, atol, false, kGpu).item<bool>())
-          << describe(what + ": whole against checked, within the tolerance", t);
-    }
+    expect_same_product(whole, checked, a.shape(-1), what + ": whole against checked");
   };
   // {batch, M, N, K}: 64 x 64 tiles; those over 32 splits of K; 128 x 128
   // tiles (512 of them); K = 100 beside whole 64 x 64 tiles.
@@ -218,12 +227,8 @@ std::pair<array, array> repeated_operand(int rows, int cols, bool transposed, Dt
 // partial tiles, a transposed operand; the last 8 products against the CPU,
 // and all but the last bit for bit against the same products over 511
 // batch matrices, which step by 16 (a thread adds along K in the same order
-// either way). float16 and bfloat16 on matrix units take other kernels,
-// whose order the batch size may change too: those match within the dtype's
-// tolerance.
+// either way; expect_same_product).
 TEST_F(GpuMatmul, ManyWorkgroupsStepByEight) {
-  const bool matrix_units =
-      !std::get<std::string>(gpu::device_info().at("matmul_matrix_units")).starts_with("none (");
   for (auto t : kFloatDtypes) {
     for (auto [M, N, K, layout] : {std::array{64, 64, 48, 0}, std::array{64, 64, 40, 1},
                                    std::array{60, 50, 21, 2}, std::array{64, 64, 8, 0}}) {
@@ -234,17 +239,10 @@ TEST_F(GpuMatmul, ManyWorkgroupsStepByEight) {
       const auto [rtol, atol] = matmul_tolerance(t, K);
       expect_close(slice(c, {504, 0, 0}, {512, M, N}, kGpu), matmul(a8, b8, kCpu), rtol, atol,
                    describe(what + ": the last 8 against the CPU", t));
-      const Shape stop{511, M, N};
       array fewer =
           matmul(slice(a, {0, 0, 0}, {511, M, K}), slice(b, {0, 0, 0}, {511, K, N}), kGpu);
-      if (t == float32 || !matrix_units) {
-        EXPECT_TRUE(array_equal(slice(c, {0, 0, 0}, stop, kGpu), fewer, kGpu).item<bool>())
-            << describe(what + ": against 511 matrices, bit for bit", t);
-      } else {
-        EXPECT_TRUE(
-            allclose(slice(c, {0, 0, 0}, stop, kGpu), fewer, rtol, atol, false, kGpu).item<bool>())
-            << describe(what + ": against 511 matrices, within the tolerance", t);
-      }
+      expect_same_product(slice(c, {0, 0, 0}, {511, M, N}, kGpu), fewer, K,
+                          what + ": against 511 matrices");
     }
   }
 }
