@@ -94,7 +94,13 @@ class Grid {
 
 class Encoder {
  public:
-  static constexpr size_t kFirstBatchDispatches = 8;
+  // 4, not 8: the GPU starts on an eval's first 4 dispatches while the
+  // host records the rest (the tuned grid_sample VJP's 10 waited for 8 to be
+  // recorded), and evals of up to 4 (sums, argmax) stay one submit. H200,
+  // 2026-11-28: the VJP's wall time 1.04-1.07 ms against 1.10-1.15 ms with 8
+  // (GPU time 0.99 ms both); a first batch of 1 split two-dispatch sums
+  // (98 -> 113 us).
+  static constexpr size_t kFirstBatchDispatches = 4;
   static constexpr size_t kMaxDispatches = 256;
 
   Encoder();
