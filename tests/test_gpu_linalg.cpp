@@ -378,7 +378,9 @@ TEST_F(GpuSoftmax, RunsOfFourAndTheirNearMisses) {
         {"rows of 130", reshape(slice(flat, {0}, {8 * 130}), {8, 130})}};
     for (auto [name, x] : cases) {
       x.eval();
-      if (name == "offset 2") ASSERT_EQ(x.offset(), 2) << "the view moved: the case tests nothing";
+      if (name == "offset 2") {
+        ASSERT_EQ(x.offset(), 2) << "the view moved: the case tests nothing";
+      }
       expect_close(softmax(x, -1, false, kGpu), softmax(x, -1, false, kCpu), rtol_of(t), 1e-7,
                    describe("softmax " + name, t));
       expect_close(logsumexp(x, -1, false, kGpu), logsumexp(x, -1, false, kCpu), rtol_of(t), 1e-6,
