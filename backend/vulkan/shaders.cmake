@@ -39,17 +39,33 @@ endfunction()
 
 file(GLOB _shader_includes CONFIGURE_DEPENDS ${_shader_dir}/*.glsl ${_shader_dir}/params/*.h)
 
+# With the environment variable MLX_LITE_SHADER_CACHE naming a directory when
+# the build is configured, every variant goes through compile_shader.cmake,
+# which compiles it once for all the build directories that share the cache
+# (CI sets it); without it, glslangValidator runs directly.
+set(_shader_cache "$ENV{MLX_LITE_SHADER_CACHE}")
+
 set(_headers "")
 set(_names "")
 function(_add_variant family name in out)
   _type_defines(IN ${in} in_defs)
   _type_defines(OUT ${out} out_defs)
   set(header ${_out_dir}/${name}.h)
+  set(source ${_shader_dir}/${family}.comp)
+  set(options -V --target-env vulkan1.2 --quiet ${in_defs} ${out_defs} ${ARGN} --vn spirv_${name})
+  if(_shader_cache)
+    string(REPLACE ";" "|" joined_options "${options}")
+    string(REPLACE ";" "|" joined_includes "${_shader_includes}")
+    set(command ${CMAKE_COMMAND} -DGLSLANG=${GLSLANG_VALIDATOR} "-DARGS=${joined_options}"
+        -DSHADER=${source} "-DINCLUDES=${joined_includes}" -DOUTPUT=${header}
+        -DCACHE=${_shader_cache} -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/compile_shader.cmake)
+  else()
+    set(command ${GLSLANG_VALIDATOR} ${options} -o ${header} ${source})
+  endif()
   add_custom_command(
     OUTPUT ${header}
-    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet ${in_defs} ${out_defs}
-            ${ARGN} --vn spirv_${name} -o ${header} ${_shader_dir}/${family}.comp
-    DEPENDS ${_shader_dir}/${family}.comp ${_shader_includes}
+    COMMAND ${command}
+    DEPENDS ${source} ${_shader_includes} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/compile_shader.cmake
     COMMENT "Compiling shader ${name}" VERBATIM)
   set(_headers ${_headers} ${header} PARENT_SCOPE)
   set(_names ${_names} ${name} PARENT_SCOPE)
