@@ -1,7 +1,7 @@
 # Compiles one built-in shader variant through a cache shared by build
 # directories (cmake -P, from shaders.cmake where MLX_LITE_SHADER_CACHE is set
-# when the build is configured). CI builds one tree five times (release,
-# ThreadSanitizer, AddressSanitizer, two consumers that build the library from
+# when the build is configured). CI builds one tree four times (release,
+# ThreadSanitizer, AddressSanitizer, a consumer that builds the library from
 # source); the shaders are the same in each, and compiling them took about
 # 2 minutes of CPU a build.
 #
