@@ -248,6 +248,7 @@ void Device::create_device() {
   }
   features_ = read_device_features(instance_, physical_, extensions);
   if (env_is("MLX_LITE_VULKAN_NO_FLOAT_ATOMICS", "1")) features_.float32_atomic_add = false;
+  if (env_is("MLX_LITE_VULKAN_NO_HOST_QUERY_RESET", "1")) features_.host_query_reset = false;
   // Capturing statistics may cost pipeline creation time: debug logs only.
   if (log::level() >= log::Level::debug) {
     log::debug("pipeline statistics: {}",

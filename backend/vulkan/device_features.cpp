@@ -175,6 +175,7 @@ DeviceFeatures read_device_features(const vk::raii::Instance& instance,
   f.int64_atomics = f12.shaderBufferInt64Atomics;
   f.shared_int64_atomics = f12.shaderSharedInt64Atomics;
   f.vulkan_memory_model = f12.vulkanMemoryModel && f12.vulkanMemoryModelDeviceScope;
+  f.host_query_reset = f12.hostQueryReset;
   read_atomics(physical, has(extensions, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME),
                has(extensions, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME), f);
   if (has(extensions, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
@@ -205,7 +206,8 @@ FeatureEnables::FeatureEnables(const DeviceFeatures& f,
       .setShaderBufferInt64Atomics(f.int64_atomics)
       .setShaderSharedInt64Atomics(f.shared_int64_atomics)
       .setVulkanMemoryModel(f.vulkan_memory_model)
-      .setVulkanMemoryModelDeviceScope(f.vulkan_memory_model);
+      .setVulkanMemoryModelDeviceScope(f.vulkan_memory_model)
+      .setHostQueryReset(f.host_query_reset);
   extensions_.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   auto enable = [&](const char* name) {
     const bool present = has(device_extensions, name);

@@ -1,7 +1,7 @@
 // Timestamps around an encoder's batches, behind gpu::start_timing() and
 // gpu::stop_timing() (mlx_lite/gpu.h). While a thread times its work, each
-// batch its encoder records begins with a reset of the batch's two queries and
-// a timestamp, and ends with another; when the batch completes, the span
+// batch its encoder records begins with a timestamp and ends with another
+// (the batch's two queries, reset first); when the batch completes, the span
 // between them is added up. Batches recorded while not timing carry no
 // queries, so timing costs nothing until it is asked for.
 //
@@ -26,8 +26,9 @@ class BatchTimer {
   // compute queue writes no timestamps (timestampValidBits 0).
   BatchTimer(const Device& device, uint32_t slots);
 
-  // Records, first in a batch's commands, the reset of slot's queries and its
-  // begin timestamp; and, last, its end timestamp.
+  // Resets slot's queries and records, first in a batch's commands, its begin
+  // timestamp; and, last, its end timestamp. The batch that last used the
+  // slot must have completed.
   void begin(const vk::raii::CommandBuffer& commands, uint32_t slot) const;
   void end(const vk::raii::CommandBuffer& commands, uint32_t slot) const;
   // Adds the span of slot's batch, which has completed.
@@ -37,6 +38,7 @@ class BatchTimer {
 
  private:
   vk::raii::QueryPool pool_{nullptr};
+  bool host_reset_;   // hostQueryReset: queries are reset by the host
   double period_ns_;  // nanoseconds per timestamp tick
   uint64_t mask_;     // the bits the queue's timestamps hold
   double total_ns_ = 0;
