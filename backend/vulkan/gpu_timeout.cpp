@@ -33,7 +33,7 @@ std::optional<uint64_t> value_or_throw(const Parsed& parsed) {
   return std::get<std::optional<uint64_t>>(parsed);
 }
 
-constexpr uint64_t kGpuSpinNs = 2'000'000;
+constexpr uint64_t kGpuSpinNs = 20'000'000;
 
 }  // namespace
 
