@@ -286,3 +286,53 @@ TEST_F(GpuElementwise, BroadcastScalarsAreSplats) {
   array s = broadcast_to(reshape(array(3.0f), {1, 1}), {300, 256});
   expect_close(add(m, s, kGpu), add(m, s, kCpu), 0, 0, "m + 2-d splat");
 }
+
+// On the strided path too, 4-byte operands take runs of 4 as 16-byte vectors
+// where the innermost merged dim is a multiple of 4 long and each input is
+// unit-strided along it with aligned runs (offset and other strides
+// multiples of 4) or broadcast along it (read once a run). Those cases, and
+// the near misses that go element by element (an offset, a stride or an
+// innermost dim that is no multiple of 4, 2-byte elements), against the CPU.
+TEST_F(GpuElementwise, StridedRunsOfFour) {
+  auto check = [](const array& gpu, const array& cpu, const std::string& what) {
+    expect_close(gpu, cpu, 0, 0, what);
+  };
+  for (Dtype t : {float32, int32, uint32, float16}) {
+    const std::string type = std::string(dtype_name(t)) + ": ";
+    array m = test_values({2048, 64}, t, 40, 0.5f, 3.0f);
+    array column = test_values({2048, 1}, t, 41, 0.5f, 3.0f);
+    array row = test_values({64}, t, 42, 0.5f, 3.0f);
+    check(multiply(m, column, kGpu), multiply(m, column, kCpu), type + "(2048, 64) * (2048, 1)");
+    check(multiply(column, m, kGpu), multiply(column, m, kCpu), type + "(2048, 1) * (2048, 64)");
+    check(add(m, row, kGpu), add(m, row, kCpu), type + "(2048, 64) + (64,)");
+    array cube = test_values({8, 128, 64}, t, 43, 0.5f, 3.0f);
+    array plane = test_values({8, 1, 64}, t, 44, 0.5f, 3.0f);
+    check(subtract(cube, plane, kGpu), subtract(cube, plane, kCpu),
+          type + "(8, 128, 64) - (8, 1, 64)");
+    // Views of a (2048, 132) array: aligned columns 4 to 68, then misaligned
+    // ones (offset 1), then a row stride of 66 (a (2048, 66) array's columns).
+    array wide = test_values({2048, 132}, t, 45, 0.5f, 3.0f);
+    array aligned = slice(wide, {0, 4}, {2048, 68});
+    check(multiply(aligned, column, kGpu), multiply(aligned, column, kCpu),
+          type + "aligned view * column");
+    check(copy(aligned, kGpu), copy(aligned, kCpu), type + "copy of an aligned view");
+    check(negative(aligned, kGpu), negative(aligned, kCpu), type + "negative of an aligned view");
+    array misaligned = slice(wide, {0, 1}, {2048, 65});
+    check(multiply(misaligned, column, kGpu), multiply(misaligned, column, kCpu),
+          type + "misaligned view * column");
+    array odd_rows = slice(test_values({2048, 66}, t, 46, 0.5f, 3.0f), {0, 0}, {2048, 64});
+    check(add(odd_rows, row, kGpu), add(odd_rows, row, kCpu), type + "row stride 66 + row");
+    // Rows of 62 (runs would straddle them), with the other strides aligned.
+    array short_rows = slice(wide, {0, 0}, {2048, 62});
+    check(multiply(short_rows, column, kGpu), multiply(short_rows, column, kCpu),
+          type + "(2048, 62) view * (2048, 1)");
+    // A broadcast copied dense: the copy's input is read once a run.
+    array spread = broadcast_to(column, {2048, 64});
+    check(copy(spread, kGpu), copy(spread, kCpu), type + "copy of (2048, 1) broadcast");
+  }
+  // Conversions on the strided path, by runs (4-byte to 4-byte) and not.
+  array f = slice(test_values({2048, 132}, float32, 48, 0.5f, 3.0f), {0, 4}, {2048, 68});
+  check(astype(f, int32, kGpu), astype(f, int32, kCpu), "astype of an aligned view to int32");
+  check(astype(f, float16, kGpu), astype(f, float16, kCpu), "astype of an aligned view to float16");
+  expect_close(exp(f, kGpu), exp(f, kCpu), 2e-6, 0, "exp of an aligned view");
+}

@@ -255,9 +255,9 @@ layout(set = 0, binding = 1) readonly buffer A4 { uvec4 a4[]; };
 layout(set = 0, binding = 2) readonly buffer B4 { uvec4 b4[]; };
 layout(set = 0, binding = 3) writeonly buffer Out4 { uvec4 out4[]; };
 
-void run_of_4(uint t) {
-  const uvec4 x = RUN_OF(a4, 0, t);
-  const uvec4 y = RUN_OF(b4, 1, t);
+void run_of_4(uint t, uint loc[NUM_OPERANDS]) {
+  const uvec4 x = RUN_AT(a4, 0, loc[0]);
+  const uvec4 y = RUN_AT(b4, 1, loc[1]);
   uvec4 o;
   for (uint c = 0u; c < 4u; ++c) {
     o[c] = out_bits(store_out(result(apply(load_in(in_from_bits(x[c])), load_in(in_from_bits(y[c]))))));

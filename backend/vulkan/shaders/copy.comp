@@ -36,8 +36,8 @@ void element_store(uint i, uint loc[NUM_OPERANDS], IN_ELEM v) {
 layout(set = 0, binding = 1) readonly buffer In4 { uvec4 in4[]; };
 layout(set = 0, binding = 2) writeonly buffer Out4 { uvec4 out4[]; };
 
-void run_of_4(uint t) {
-  const uvec4 v = RUN_OF(in4, 0, t);
+void run_of_4(uint t, uint loc[NUM_OPERANDS]) {
+  const uvec4 v = RUN_AT(in4, 0, loc[0]);
   if (SAME_DTYPE) {
     out4[t] = v;
     return;

@@ -17,11 +17,10 @@
 // Whether operand k is a splat (SPLATS): one element for every position.
 bool is_splat(int k) { return (SPLATS & (1u << uint(k))) != 0u; }
 
-// Run t of operand k (RUNS_OF_4) from RUNS, a uvec4 view of its binding:
-// its 16 bytes, or a splat's one 4-byte element four times.
-#define RUN_OF(RUNS, k, t)                                                       \
-  (is_splat(k) ? uvec4(RUNS[uint(params.offset[k]) / 4u][uint(params.offset[k]) % 4u]) \
-               : RUNS[uint(params.offset[k]) / 4u + (t)])
+// Operand k's run of 4 at location `at` (RUNS_OF_4) from RUNS, a uvec4 view
+// of its binding: its 16 bytes from there (`at` is then a multiple of 4),
+// or a splat's one 4-byte element four times.
+#define RUN_AT(RUNS, k, at) (is_splat(k) ? uvec4(RUNS[(at) / 4u][(at) % 4u]) : RUNS[(at) / 4u])
 
 // 4-byte elements as the bits that runs of 4 (RUNS_OF_4) move as uvec4s.
 #if IN_BITS == 32

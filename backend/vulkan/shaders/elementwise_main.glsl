@@ -26,11 +26,13 @@
 //   Each thread's writes are to its own elements, read before.
 
 // RUNS_OF_4 (params/elementwise.h): a shader whose every operand has 4-byte
-// elements may define HAS_RUN_OF_4 and run_of_4(t), which computes elements
-// 4t to 4t + 3 from one 16-byte load of each input (RUN_OF: a splat's
-// element four times) into one store, as a plain vec4 kernel does: on an
-// H200 the copy primitive's scalar loads ran at 0.85x of such a kernel's
-// rate, and a fill (a copy of a splat) at half a vec4 store kernel's.
+// elements may define HAS_RUN_OF_4 and run_of_4(t, loc), which computes
+// output elements 4t to 4t + 3 from one 16-byte load of each input at its
+// location of element 4t (RUN_AT: a splat's element four times) into one
+// store, as a plain vec4 kernel does: on an H200 the copy primitive's
+// scalar loads ran at 0.85x of such a kernel's rate, a fill (a copy of a
+// splat) at half a vec4 store kernel's, and a multiply of (rows, 64) by
+// (rows, 1) on the strided path at 0.7x.
 
 // The operands the shape block locates: all, or (copy's kCopyDense, whose
 // shape block describes the source only) fewer; the others' locations are
@@ -130,11 +132,14 @@ void sweep_elements(uint t, uint n) {
 }
 
 // Thread t's run of 4 (RUNS_OF_4): as one vector of each operand where the
-// shader defines run_of_4(t), else element by element.
+// shader defines run_of_4(), else element by element. The run lies in one
+// row of the innermost dim, so one walk of the dims locates it.
 void run_of_4_elements(uint t) {
   if (t >= uint(params.n) / 4u) return;
 #ifdef HAS_RUN_OF_4
-  run_of_4(t);
+  uint loc[NUM_OPERANDS];
+  operand_locations(int64_t(4u * t), loc);
+  run_of_4(t, loc);
 #else
   for (uint e = 0u; e < 4u; ++e) element(int64_t(4u * t + e));
 #endif

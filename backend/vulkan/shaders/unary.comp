@@ -302,8 +302,8 @@ void element_store(uint i, uint loc[NUM_OPERANDS], IN_ELEM v) {
 layout(set = 0, binding = 1) readonly buffer In4 { uvec4 in4[]; };
 layout(set = 0, binding = 2) writeonly buffer Out4 { uvec4 out4[]; };
 
-void run_of_4(uint t) {
-  const uvec4 v = RUN_OF(in4, 0, t);
+void run_of_4(uint t, uint loc[NUM_OPERANDS]) {
+  const uvec4 v = RUN_AT(in4, 0, loc[0]);
   uvec4 o;
   for (uint c = 0u; c < 4u; ++c) o[c] = out_bits(store_out(apply(load_in(in_from_bits(v[c])))));
   out4[t] = o;

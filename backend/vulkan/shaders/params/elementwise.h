@@ -29,14 +29,19 @@ MLX_PUSH_CONSTANTS(ElementwiseParams)
 // OP: a UnaryOp, a BinaryOp, or for copy where element i goes.
 // CONTIGUOUS: every operand is dense row-major, so element i of operand k
 // is at offset[k] + i. ELEMENTS_PER_THREAD: see elementwise_main.glsl.
-// RUNS_OF_4: CONTIGUOUS too, n and every offset multiples of 4, and every
-// operand 4 bytes an element: thread t takes elements 4t to 4t + 3 as one
-// 16-byte vector of each operand (the shaders that define run_of_4(); the
-// others take them one by one). SPLATS (CONTIGUOUS and RUNS_OF_4 only): bit
-// k set says operand k is one element broadcast to every position (a
-// scalar operand, or what full() copies), read at offset[k] for every
-// element; the other operands are as CONTIGUOUS says, and a splat's offset
-// need not be a multiple of 4.
+// RUNS_OF_4: every operand 4 bytes an element, n a multiple of 4, and each
+// input either a splat (below) or read in aligned runs of 4 (its location
+// of element 4t a multiple of 4, which holds where it is dense with an
+// offset a multiple of 4, or on the strided path where the innermost dim
+// is a multiple of 4 long, the input unit-strided along it, and its offset
+// and other strides multiples of 4): thread t takes output elements 4t to
+// 4t + 3 as one 16-byte vector of each operand (the shaders that define
+// run_of_4(); the others take them one by one). SPLATS (RUNS_OF_4, or
+// CONTIGUOUS): bit k set says operand k holds one element for each run of
+// 4, read once at its location: on the dense path one element broadcast to
+// every position (a scalar operand, or what full() copies), on the strided
+// path an operand whose innermost stride is 0 (a (rows, 1) operand of a
+// (rows, 64) op). A splat's location need not be a multiple of 4.
 #define MLX_ELEMENTWISE_SPEC(X, S)      \
   X(S, 1, uint, OP, 0)                  \
   X(S, 2, bool, CONTIGUOUS, false)      \
