@@ -44,6 +44,8 @@ file(GLOB _shader_includes CONFIGURE_DEPENDS ${_shader_dir}/*.glsl ${_shader_dir
 # which compiles it once for all the build directories that share the cache
 # (CI sets it); without it, glslangValidator runs directly.
 set(_shader_cache "$ENV{MLX_LITE_SHADER_CACHE}")
+# compile_shader.cmake takes lists joined with '|' (a ';' would split its -D).
+string(REPLACE ";" "|" _joined_includes "${_shader_includes}")
 
 set(_headers "")
 set(_names "")
@@ -54,18 +56,19 @@ function(_add_variant family name in out)
   set(source ${_shader_dir}/${family}.comp)
   set(options -V --target-env vulkan1.2 --quiet ${in_defs} ${out_defs} ${ARGN} --vn spirv_${name})
   if(_shader_cache)
+    set(script ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/compile_shader.cmake)
     string(REPLACE ";" "|" joined_options "${options}")
-    string(REPLACE ";" "|" joined_includes "${_shader_includes}")
     set(command ${CMAKE_COMMAND} -DGLSLANG=${GLSLANG_VALIDATOR} "-DARGS=${joined_options}"
-        -DSHADER=${source} "-DINCLUDES=${joined_includes}" -DOUTPUT=${header}
-        -DCACHE=${_shader_cache} -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/compile_shader.cmake)
+        -DSHADER=${source} "-DINCLUDES=${_joined_includes}" -DOUTPUT=${header}
+        -DCACHE=${_shader_cache} -P ${script})
   else()
+    set(script "")  # the variant does not depend on compile_shader.cmake
     set(command ${GLSLANG_VALIDATOR} ${options} -o ${header} ${source})
   endif()
   add_custom_command(
     OUTPUT ${header}
     COMMAND ${command}
-    DEPENDS ${source} ${_shader_includes} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/compile_shader.cmake
+    DEPENDS ${source} ${_shader_includes} ${script}
     COMMENT "Compiling shader ${name}" VERBATIM)
   set(_headers ${_headers} ${header} PARENT_SCOPE)
   set(_names ${_names} ${name} PARENT_SCOPE)
