@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "backend/common/buffers.h"
 #include "backend/common/layout.h"
@@ -21,13 +22,12 @@ constexpr uint64_t kManyElements = uint64_t{1} << 16;
 struct Layout {
   params::ElementwiseParams params{};
   bool dense = true;
-  bool runs_of_4 = false;  // RUNS_OF_4: dense, 4-byte elements, aligned runs
+  bool runs_of_4 = false;  // RUNS_OF_4: 4-byte elements, aligned runs (params/elementwise.h)
   int64_t inner = 1;       // the innermost merged dim
   uint32_t splats = 0;     // SPLATS: operands read once for each run (params/elementwise.h)
-  // From layout(): whether every operand's runs of 4 along the innermost dim
-  // are aligned or broadcast (strided_runs_of_4), and which are broadcast.
-  bool aligned_runs = false;
-  uint32_t inner_broadcast = 0;
+  // From layout(), where every operand's runs of 4 along the innermost merged
+  // dim are aligned or broadcast (strided_runs_of_4): the broadcast ones.
+  std::optional<uint32_t> run_splats;
 };
 
 // Whether `a` is one element at every position (a broadcast scalar: every
@@ -42,20 +42,23 @@ bool is_splat(const array& a) {
 // Runs of 4 on the strided path: the innermost merged dim (of `dims`) a
 // multiple of 4 long, and each operand unit-strided along it, its runs
 // aligned (offset and other strides multiples of 4), or broadcast along it
-// (stride 0: one element for each run). Sets l.aligned_runs and
-// l.inner_broadcast.
-void strided_runs_of_4(const Shape& dims, std::span<const Strides> strides,
-                       std::span<const int64_t> offsets, Layout& l) {
-  l.aligned_runs = !dims.empty() && dims.back() % 4 == 0;
-  for (size_t k = 0; k < strides.size() && l.aligned_runs; ++k) {
+// (stride 0: one element for each run). The broadcast operands' bits, or
+// nullopt where runs do not fit.
+std::optional<uint32_t> strided_runs_of_4(const Shape& dims, std::span<const Strides> strides,
+                                          std::span<const int64_t> offsets) {
+  if (dims.empty() || dims.back() % 4 != 0) return std::nullopt;
+  uint32_t broadcast = 0;
+  for (size_t k = 0; k < strides.size(); ++k) {
     const Strides& s = strides[k];
     if (s.back() == 0) {
-      l.inner_broadcast |= 1u << k;
+      broadcast |= 1u << k;
       continue;
     }
-    l.aligned_runs = s.back() == 1 && offsets[k] % 4 == 0 &&
-                     std::all_of(s.begin(), s.end() - 1, [](int64_t x) { return x % 4 == 0; });
+    const bool aligned = s.back() == 1 && offsets[k] % 4 == 0 &&
+                         std::all_of(s.begin(), s.end() - 1, [](int64_t x) { return x % 4 == 0; });
+    if (!aligned) return std::nullopt;
   }
+  return broadcast;
 }
 
 Layout layout(const Shape& shape, std::span<const Strides* const> strides,
@@ -78,7 +81,7 @@ Layout layout(const Shape& shape, std::span<const Strides* const> strides,
   for (auto d : shape) l.params.n *= d;
   l.inner = dims.empty() ? 1 : dims.back();
   l.params.dims = shapes.add(dims, std::span(used.data(), strides.size()));
-  strided_runs_of_4(dims, std::span(st.data(), strides.size()), offsets, l);
+  l.run_splats = strided_runs_of_4(dims, std::span(st.data(), strides.size()), offsets);
   return l;
 }
 
@@ -139,17 +142,20 @@ void dispatch_elementwise(Encoder& encoder, const ElementwiseKernel& kernel, uin
   auto splat = [&](size_t k) { return (splats >> k & 1u) != 0; };
   bool flat = true;
   for (size_t k = 0; k < inputs.size(); ++k) flat &= inputs[k].flags().row_contiguous || splat(k);
+  // Runs of 4 elements as 16-byte vectors: 4-byte elements only (the
+  // shaders' run_of_4), on either path where each input's runs allow.
+  const bool words =
+      out.size() % 4 == 0 && size_of(out.dtype()) == 4 &&
+      std::ranges::all_of(inputs, [](const array& in) { return size_of(in.dtype()) == 4; });
   if (flat) {
     // One dense dim: what merging gives, without its work (small ops are
     // host-bound); the flat path reads no shapes.
     l.params.n = static_cast<int64_t>(out.size());
     l.splats = splats;
-    // Runs of 4 elements as 16-byte vectors: 4-byte elements only (the
-    // shaders' run_of_4), every run aligned (a splat has no runs).
-    l.runs_of_4 = l.params.n % 4 == 0 && size_of(out.dtype()) == 4;
+    l.runs_of_4 = words;  // every run aligned (a splat has no runs)
     for (size_t k = 0; k < inputs.size(); ++k) {
       l.params.offset[k] = inputs[k].offset();
-      l.runs_of_4 &= size_of(inputs[k].dtype()) == 4 && (inputs[k].offset() % 4 == 0 || splat(k));
+      l.runs_of_4 &= inputs[k].offset() % 4 == 0 || splat(k);
     }
     l.inner = l.params.n;
   } else {
@@ -164,10 +170,8 @@ void dispatch_elementwise(Encoder& encoder, const ElementwiseKernel& kernel, uin
     // A (rows, 64) op with a (rows, 1) or (1, 64) operand, as runs of 4: on
     // an H200, multiply by (rows, 1) read element by element ran at 0.7x of
     // a plain vec4 kernel's rate.
-    l.runs_of_4 =
-        l.aligned_runs && l.params.n % 4 == 0 && size_of(out.dtype()) == 4 &&
-        std::ranges::all_of(inputs, [](const array& in) { return size_of(in.dtype()) == 4; });
-    if (l.runs_of_4) l.splats = l.inner_broadcast;
+    l.runs_of_4 = words && l.run_splats.has_value();
+    if (l.runs_of_4) l.splats = *l.run_splats;
   }
   switch (inputs.size()) {
     case 1:
