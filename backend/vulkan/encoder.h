@@ -169,6 +169,7 @@ class Encoder {
   void wait_for_other_writers(std::span<const Operand> operands);
   void track(std::span<const Operand> operands);
   void barrier_if_needed(std::span<const Binding> bindings);
+  void open(Batch& batch);
   void begin_if_needed();
   void submit();
   void submit_if_full();
