@@ -20,7 +20,22 @@
 #           table of every op against PyTorch and grid_sample against Triton,
 #           wall and GPU time, and docs/performance_ratios.png)
 #   python3 bench/plot_grid_sample.py OUT/grid_sample.json docs/grid_sample.png
+# `run` pins itself, and so every program it starts, PyTorch's included, to
+# every CPU but the one that takes most of the NVIDIA driver's interrupts
+# (docs/benchmarking.md, item 9, says why).
 set -euo pipefail
+
+# Pins this shell (and its children) away from the CPU with most NVIDIA
+# interrupts, and says which; does nothing where there are none.
+pin_away_from_gpu_interrupts() {
+  local irq others
+  irq=$(awk '/nvidia/ {for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n[i - 2] += $i}
+             END {for (c in n) if (n[c] > best) {best = n[c]; cpu = c}; print cpu}' /proc/interrupts)
+  [[ -n $irq ]] || return 0
+  others=$(seq 0 $(($(nproc --all) - 1)) | grep -vx "$irq" | paste -sd, -)
+  taskset -pc "$others" $$ > /dev/null || { echo "not pinned: taskset failed"; return 0; }
+  echo "pinned to CPUs $others: CPU $irq takes the NVIDIA driver's interrupts"
+}
 
 programs=(bench_gpu bench_linalg bench_custom_kernel bench_grid_sample bench_grid_sample_kernels
           bench_raw_vulkan_grid_sample bench_kernel_examples)
@@ -56,6 +71,7 @@ case "${1:-}" in
     reps=(--benchmark_repetitions=3 --benchmark_report_aggregates_only=true)
     part="${2:-all}"
     nvidia-smi --query-gpu=name,driver_version --format=csv | tee "$out/gpu.txt" || true
+    pin_away_from_gpu_interrupts | tee -a "$out/gpu.txt"
     if [[ $part == all || $part == kernels ]]; then
       # Issue 3: bandwidth and per-op cost.
       "$bin/bench_gpu" "${reps[@]}" --benchmark_filter='SmallOp|GpuAdd|GpuCopy|PlainCopy|Broadcast|Vec4' \
