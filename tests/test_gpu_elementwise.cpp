@@ -287,6 +287,37 @@ TEST_F(GpuElementwise, BroadcastScalarsAreSplats) {
   expect_close(add(m, s, kGpu), add(m, s, kCpu), 0, 0, "m + 2-d splat");
 }
 
+// A host scalar of out's dtype broadcast to out fills its buffer with
+// vkCmdFillBuffer, the element's bits repeated through 32-bit words (sizes
+// that end inside a word included); a scalar GPU work wrote, an int64 whose
+// halves differ and a scalar of another dtype take the copy kernel. All
+// against the CPU.
+TEST_F(GpuElementwise, HostScalarsFillTheBuffer) {
+  for (Dtype t : {bool_, uint8, int8, uint16, int16, float16, bfloat16, uint32, int32, float32,
+                  uint64, int64}) {
+    for (int n : {1, 2, 3, 5, 37, 4099}) {
+      const std::string what = std::string(dtype_name(t)) + " n=" + std::to_string(n);
+      for (int v : {0, 1, -3, 77}) {
+        if (v < 0 && (t == bool_ || t == uint8 || t == uint16 || t == uint32 || t == uint64)) {
+          continue;
+        }
+        const array s = broadcast_to(array(v, t), {n});
+        expect_close(copy(s, kGpu), copy(s, kCpu), 0, 0, what + " of " + std::to_string(v));
+      }
+      expect_close(zeros({n, 3}, t, kGpu), zeros({n, 3}, t, kCpu), 0, 0, "zeros " + what);
+      expect_close(ones({3, n}, t, kGpu), ones({3, n}, t, kCpu), 0, 0, "ones " + what);
+    }
+  }
+  // A scalar computed on the GPU in the same eval, and one of another dtype.
+  array x = test_values({1000}, float32, 43);
+  const array total = broadcast_to(sum(x, kGpu), {513});
+  expect_close(copy(total, kGpu), copy(broadcast_to(sum(x, kCpu), {513}), kCpu), 1e-5f, 1e-5f,
+               "a GPU-computed scalar");
+  const array other = broadcast_to(array(2.5f), {513});
+  expect_close(astype(other, float16, kGpu), astype(other, float16, kCpu), 0, 0,
+               "a float32 scalar into float16");
+}
+
 // On the strided path too, 4-byte operands take runs of 4 as 16-byte vectors
 // where the innermost merged dim is a multiple of 4 long and each input is
 // unit-strided along it with aligned runs (offset and other strides

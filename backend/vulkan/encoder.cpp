@@ -448,6 +448,18 @@ void wait_for_writer(const array& a) {
   }
 }
 
+bool written_by_pending_work(const allocator::Buffer& buffer) {
+  const Block& b = block_of(buffer);
+  const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
+  const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
+  if (t == 0) return false;
+  if (this_thread != nullptr && this_thread->timeline().id() == id) {
+    return !this_thread->timeline().reached(t);
+  }
+  auto other = find_timeline(id);
+  return other && !other->reached(t);
+}
+
 bool defer_until_written(allocator::Buffer buffer) {
   const Block& b = block_of(buffer);
   const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);

@@ -210,6 +210,10 @@ Encoder* this_thread_encoder();
 // whichever thread's encoder it was recorded.
 void wait_for_writer(const array& a);
 
+// Whether GPU work recorded on any thread and not yet complete writes
+// `buffer` (so what the host reads there may not be its value yet).
+bool written_by_pending_work(const allocator::Buffer& buffer);
+
 // For the allocator: takes `buffer` (being freed) to return it to the cache
 // once the GPU work that writes it completes; false when none is pending.
 bool defer_until_written(allocator::Buffer buffer);
