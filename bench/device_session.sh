@@ -20,21 +20,32 @@
 #           table of every op against PyTorch and grid_sample against Triton,
 #           wall and GPU time, and docs/performance_ratios.png)
 #   python3 bench/plot_grid_sample.py OUT/grid_sample.json docs/grid_sample.png
-# `run` pins itself, and so every program it starts, PyTorch's included, to
-# every CPU but the one that takes most of the NVIDIA driver's interrupts
-# (docs/benchmarking.md, item 9, says why).
+# `run` pins itself, and so every program it starts, PyTorch's included,
+# away from the CPU that takes the NVIDIA driver's interrupts and the one its
+# handler runs on (docs/benchmarking.md, item 9, says why).
 set -euo pipefail
 
-# Pins this shell (and its children) away from the CPU with most NVIDIA
-# interrupts, and says which; does nothing where there are none.
+# Pins this shell (and its children) away from the CPU that takes most
+# NVIDIA interrupts and from the one its handler thread (irq/N-nvidia) is
+# on, and says which; does nothing where there are none.
 pin_away_from_gpu_interrupts() {
-  local irq others
-  irq=$(awk '/nvidia/ {for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n[i - 2] += $i}
-             END {for (c in n) if (n[c] > best) {best = n[c]; cpu = c}; print cpu}' /proc/interrupts)
-  [[ -n $irq ]] || return 0
-  others=$(seq 0 $(($(nproc --all) - 1)) | grep -vx "$irq" | paste -sd, -)
+  local line irq cpu handler others
+  # The busiest NVIDIA interrupt line: its number and its busiest CPU.
+  line=$(awk '/nvidia/ {
+      total = 0; top = -1
+      for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) {
+        total += $i
+        if (top < 0 || $i > $(top + 2)) top = i - 2
+      }
+      if (total > most) { most = total; irq = $1; cpu = top }
+    }
+    END { if (irq != "") { sub(":", "", irq); print irq, cpu } }' /proc/interrupts)
+  [[ -n $line ]] || return 0
+  read -r irq cpu <<< "$line"
+  handler=$(ps -eLo psr=,comm= | awk -v name="irq/$irq-nvidia" '$2 == name {print $1; exit}')
+  others=$(seq 0 $(($(nproc --all) - 1)) | grep -vx -e "$cpu" -e "${handler:-$cpu}" | paste -sd, -)
   taskset -pc "$others" $$ > /dev/null || { echo "not pinned: taskset failed"; return 0; }
-  echo "pinned to CPUs $others: CPU $irq takes the NVIDIA driver's interrupts"
+  echo "pinned to CPUs $others: NVIDIA interrupt $irq goes to CPU $cpu, its handler runs on CPU ${handler:-?}"
 }
 
 programs=(bench_gpu bench_linalg bench_custom_kernel bench_grid_sample bench_grid_sample_kernels
