@@ -62,40 +62,43 @@ std::optional<std::array<uint32_t, 3>> physical_groups(const std::array<uint64_t
 std::optional<uint32_t> fill_word(float value, Dtype dtype) {
   const bool integral = std::trunc(value) == value;
   auto in = [&](double lo, double hi) { return integral && value >= lo && value <= hi; };
-  auto repeat16 = [](uint16_t b) { return uint32_t{b} | uint32_t{b} << 16; };
+  auto word_of = [](auto element) { return repeated_word(&element, sizeof(element)); };
   switch (dtype.val) {
     case Dtype::Val::bool_:
-      return value != 0 ? 0x01010101u : 0u;
+      return word_of(uint8_t{value != 0});
     case Dtype::Val::uint8:
       if (!in(0, 255)) return std::nullopt;
-      return static_cast<uint32_t>(value) * 0x01010101u;
+      return word_of(static_cast<uint8_t>(value));
     case Dtype::Val::uint32:
       if (!in(0, 4294967040.0)) return std::nullopt;
-      return static_cast<uint32_t>(value);
+      return word_of(static_cast<uint32_t>(value));
     case Dtype::Val::int32:
       if (!in(-2147483648.0, 2147483520.0)) return std::nullopt;
-      return static_cast<uint32_t>(static_cast<int32_t>(value));
+      return word_of(static_cast<int32_t>(value));
     case Dtype::Val::int8:
       if (!in(-128, 127)) return std::nullopt;
-      return static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(value))) * 0x01010101u;
+      return word_of(static_cast<int8_t>(value));
     case Dtype::Val::uint16:
       if (!in(0, 65535)) return std::nullopt;
-      return repeat16(static_cast<uint16_t>(value));
+      return word_of(static_cast<uint16_t>(value));
     case Dtype::Val::int16:
       if (!in(-32768, 32767)) return std::nullopt;
-      return repeat16(static_cast<uint16_t>(static_cast<int16_t>(value)));
+      return word_of(static_cast<int16_t>(value));
     case Dtype::Val::int64:
+      // Only 0 and -1 repeat a 32-bit word among the values a float holds.
+      if (!in(-1, 0)) return std::nullopt;
+      return word_of(static_cast<int64_t>(value));
     case Dtype::Val::uint64:
-      if (value != 0 && (value != -1 || dtype == uint64)) return std::nullopt;
-      return value == 0 ? 0u : 0xffffffffu;
+      if (value != 0) return std::nullopt;
+      return word_of(uint64_t{0});
     case Dtype::Val::float64:
       break;  // never on the GPU
     case Dtype::Val::float16:
-      return repeat16(float16_t(value).bits);
+      return word_of(float16_t(value).bits);
     case Dtype::Val::bfloat16:
-      return repeat16(bfloat16_t(value).bits);
+      return word_of(bfloat16_t(value).bits);
     case Dtype::Val::float32:
-      return std::bit_cast<uint32_t>(value);
+      return word_of(value);
   }
   return std::nullopt;
 }

@@ -194,19 +194,7 @@ namespace {
 // element's two halves differ.
 std::optional<uint32_t> host_splat_word(const array& in) {
   if (in.size() == 0 || !is_splat(in) || written_by_pending_work(in.buffer())) return std::nullopt;
-  uint32_t lo = 0, hi = 0;
-  std::memcpy(&lo, in.raw_data(), std::min<size_t>(in.itemsize(), 4));
-  switch (in.itemsize()) {
-    case 1:
-      return (lo & 0xffu) * 0x01010101u;
-    case 2:
-      return (lo & 0xffffu) * 0x00010001u;
-    case 4:
-      return lo;
-    default:
-      std::memcpy(&hi, static_cast<const std::byte*>(in.raw_data()) + 4, 4);
-      return lo == hi ? std::optional(lo) : std::nullopt;
-  }
+  return repeated_word(in.raw_data(), in.itemsize());
 }
 
 }  // namespace

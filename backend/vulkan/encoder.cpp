@@ -65,6 +65,19 @@ void wait_on(Timeline& other, uint64_t t) {
   other.release_reached();
 }
 
+// The batch that last wrote a block, and the id of its timeline; batch 0
+// where no work has written it.
+struct Writer {
+  uint64_t timeline = 0;
+  uint64_t batch = 0;
+};
+
+Writer last_writer(const allocator::Buffer& buffer) {
+  const Block& b = block_of(buffer);
+  return {b.writer_timeline.load(std::memory_order_relaxed),
+          b.writer_batch.load(std::memory_order_relaxed)};
+}
+
 // The calling thread's encoder, and the same as a plain pointer that stays
 // readable while the encoder is destroyed with the thread.
 thread_local std::unique_ptr<Encoder> thread_encoder;
@@ -243,9 +256,7 @@ void Encoder::fill(const array& out, uint64_t bytes, uint32_t word) {
 // for another's. (This thread's own batches are ordered by barriers.)
 void Encoder::wait_for_other_writers(std::span<const Operand> operands) {
   for (const auto& op : operands) {
-    const Block& b = block_of(op.a.buffer());
-    const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
-    const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
+    const auto [id, t] = last_writer(op.a.buffer());
     if (t == 0 || id == timeline_->id()) continue;
     if (auto other = find_timeline(id); other && !other->reached(t)) wait_on(*other, t);
   }
@@ -435,11 +446,25 @@ bool Encoder::defer(uint64_t t, allocator::Buffer buffer) {
   return false;  // that batch completed and was retired
 }
 
+std::optional<uint32_t> repeated_word(const void* element, size_t itemsize) {
+  uint32_t lo = 0, hi = 0;
+  std::memcpy(&lo, element, std::min<size_t>(itemsize, 4));
+  switch (itemsize) {
+    case 1:
+      return (lo & 0xffu) * 0x01010101u;
+    case 2:
+      return (lo & 0xffffu) * 0x00010001u;
+    case 4:
+      return lo;
+    default:
+      std::memcpy(&hi, static_cast<const std::byte*>(element) + 4, 4);
+      return lo == hi ? std::optional(lo) : std::nullopt;
+  }
+}
+
 void wait_for_writer(const array& a) {
   if (!a.has_data() || a.buffer().ptr() == nullptr) return;
-  const Block& b = block_of(a.buffer());
-  const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
-  const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
+  const auto [id, t] = last_writer(a.buffer());
   if (t == 0) return;
   if (this_thread != nullptr && this_thread->timeline().id() == id) {
     this_thread->wait(t);
@@ -449,9 +474,7 @@ void wait_for_writer(const array& a) {
 }
 
 bool written_by_pending_work(const allocator::Buffer& buffer) {
-  const Block& b = block_of(buffer);
-  const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
-  const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
+  const auto [id, t] = last_writer(buffer);
   if (t == 0) return false;
   if (this_thread != nullptr && this_thread->timeline().id() == id) {
     return !this_thread->timeline().reached(t);
@@ -461,9 +484,7 @@ bool written_by_pending_work(const allocator::Buffer& buffer) {
 }
 
 bool defer_until_written(allocator::Buffer buffer) {
-  const Block& b = block_of(buffer);
-  const uint64_t t = b.writer_batch.load(std::memory_order_relaxed);
-  const uint64_t id = b.writer_timeline.load(std::memory_order_relaxed);
+  const auto [id, t] = last_writer(buffer);
   if (t == 0) return false;
   if (this_thread != nullptr && this_thread->timeline().id() == id) {
     return this_thread->defer(t, buffer);

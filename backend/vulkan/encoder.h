@@ -33,6 +33,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -205,6 +206,11 @@ Encoder& encoder(const Stream& s);
 
 // The calling thread's encoder, or nullptr when it has recorded no GPU work.
 Encoder* this_thread_encoder();
+
+// The 32-bit word that Encoder::fill repeats to write copies of one element
+// of `itemsize` bytes (1, 2, 4 or 8); none for an 8-byte element whose two
+// halves differ.
+std::optional<uint32_t> repeated_word(const void* element, size_t itemsize);
 
 // Waits until the GPU work that last wrote `a`'s buffer has completed, on
 // whichever thread's encoder it was recorded.
