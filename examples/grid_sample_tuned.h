@@ -31,7 +31,8 @@
 //   1 count    per point: its cell (n, iy_nw + 1, ix_nw + 1) in an
 //              (N, H + 1, W + 1) grid of cells, for points whose corners
 //              touch the image. A workgroup takes 256 consecutive points; the
-//              ones that share a cell form a run (found in shared memory),
+//              ones that share a cell form a run (found through a hash table
+//              of cells in shared memory),
 //              whose first point reserves the run's slots in the cell's
 //              bucket by one atomicAdd(counts[cell], run) (int32): each
 //              point's slot = the run's base + its rank in the run.
@@ -198,8 +199,26 @@ inline constexpr const char* kForwardSource = R"(
 // multiple of GS_GROUP (the barriers): threads past P only take part.
 inline constexpr const char* kCountHeader = R"(
 const uint NO_CELL = 0xffffffffu;
-shared uvec4 gs_cells[GS_GROUP / 4];  // read 4 at a time: a quarter of the loads
+// The chunk's cells in an open-addressed table of twice the chunk's points:
+// a slot's key is a cell, its members the bits of the chunk's points in that
+// cell (word w of slot k at gs_members[w][k]).
+const uint TABLE = 2u * uint(GS_GROUP);
+const uint WORDS = uint(GS_GROUP) / 32u;
+shared uint gs_keys[TABLE];
+shared uint gs_members[WORDS][TABLE];
 shared int gs_base[GS_GROUP];
+
+// The slot of `cell`, claimed for it where no point has yet: the table holds
+// at most GS_GROUP keys, so the probe ends within TABLE steps.
+uint gs_slot(uint cell) {
+  uint k = (cell * 2654435761u) % TABLE;
+  for (uint probe = 0u; probe < TABLE; ++probe) {
+    const uint was = atomicCompSwap(gs_keys[k], NO_CELL, cell);
+    if (was == NO_CELL || was == cell) break;
+    k = (k + 1u) % TABLE;
+  }
+  return k;
+}
 )";
 
 inline constexpr const char* kCountSource = R"(
@@ -208,34 +227,41 @@ inline constexpr const char* kCountSource = R"(
   int H = x_shape[1], W = x_shape[2];
   uint ghw = uint(grid_shape[1] * grid_shape[2]);
   uint P = uint(grid_shape[0]) * ghw;
+  for (uint k = li; k < TABLE; k += uint(GS_GROUP)) {
+    gs_keys[k] = NO_CELL;
+    for (uint w = 0u; w < WORDS; ++w) gs_members[w][k] = 0u;
+  }
   uint cell = NO_CELL;
   if (p < P) {
     GsPoint s = gs_point(p, H, W);
     if (s.touches) cell = gs_cell(s, p / ghw, H, W);
   }
-  gs_cells[li / 4u][li % 4u] = cell;
-  memoryBarrierShared();
   barrier();
+  uint slot = 0u;
+  if (cell != NO_CELL) {
+    slot = gs_slot(cell);
+    atomicOr(gs_members[li / 32u][slot], 1u << (li % 32u));
+  }
+  barrier();
+  // The run: the chunk's points in this cell; its leader is the first of
+  // them, and `before` counts those ahead of this point.
   uint lead = li;
   int before = 0, size = 0;
   if (cell != NO_CELL) {
-    for (uint j4 = 0u; j4 < uint(GS_GROUP) / 4u; ++j4) {
-      const bvec4 same = equal(gs_cells[j4], uvec4(cell));
-      if (!any(same)) continue;  // most points share no cell: 4 compares and a test
-      for (uint q = 0u; q < 4u; ++q) {
-        const uint j = 4u * j4 + q;
-        if (same[q]) {
-          if (j < li) {
-            before += 1;
-            lead = min(lead, j);
-          }
-          size += 1;
-        }
+    bool found = false;
+    for (uint w = 0u; w < WORDS; ++w) {
+      const uint bits = gs_members[w][slot];
+      const int n = bitCount(bits);
+      size += n;
+      if (w < li / 32u) before += n;
+      if (w == li / 32u) before += bitCount(bits & ((1u << (li % 32u)) - 1u));
+      if (!found && bits != 0u) {
+        lead = 32u * w + uint(findLSB(bits));
+        found = true;
       }
     }
     if (before == 0) gs_base[li] = atomicAdd(counts[cell], size);
   }
-  memoryBarrierShared();
   barrier();
   if (p < P) {
     rank[p] = cell != NO_CELL ? gs_base[lead] + before : -1;

@@ -18,7 +18,11 @@
 // - the counter gpu_time is the GPU's own time per iteration, in seconds,
 //   from Vulkan timestamps (gpu::start_timing in mlx_lite/gpu.h), beside the
 //   wall time. It is left out where the device cannot time
-//   (gpu::timing_supported() is false) and is 0 for work on the CPU device.
+//   (gpu::timing_supported() is false) and is 0 for work on the CPU device;
+// - the counter wall_median is the median iteration's wall time, in seconds:
+//   Google Benchmark's real time is the mean, which a rare stall of the host
+//   (an interrupt, a page fault) moves, and baselines timed call by call
+//   (PyTorch's, bench/torch_timing.py) report the median.
 //
 // Register the benchmark with UseRealTime(): Google Benchmark's default, the
 // process's CPU time, counts only the host's share of GPU work, and a
@@ -27,6 +31,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -80,6 +86,14 @@ class TimingScope {
   bool active_;
 };
 
+// The median of `seconds` (not empty), which it reorders.
+inline double median(std::vector<double>& seconds) {
+  const auto middle = seconds.begin() + static_cast<std::ptrdiff_t>(seconds.size() / 2);
+  std::nth_element(seconds.begin(), middle, seconds.end());
+  if (seconds.size() % 2 == 1) return *middle;
+  return (*middle + *std::max_element(seconds.begin(), middle)) / 2;
+}
+
 // What eval_loop evaluates, from what `fun` returned.
 inline std::vector<array> outputs(array a) {
   return {std::move(a)};
@@ -92,8 +106,8 @@ inline std::vector<array> outputs(std::vector<array> arrays) {
 
 /// Runs Google Benchmark's loop over `state`, calling `fun` (which builds the
 /// work and returns the array or arrays to evaluate) and evaluating its result
-/// in each iteration, after options.warmup untimed ones; reports the counter
-/// gpu_time (see the top of this file).
+/// in each iteration, after options.warmup untimed ones; reports the counters
+/// gpu_time and wall_median (see the top of this file).
 template <class F>
 void eval_loop(benchmark::State& state, F&& fun, EvalLoopOptions options = {}) {
   using Result = std::invoke_result_t<F&>;
@@ -102,7 +116,15 @@ void eval_loop(benchmark::State& state, F&& fun, EvalLoopOptions options = {}) {
       "eval_loop: `fun` must return the array or the std::vector<array> to evaluate");
   for (int i = 0; i < options.warmup; ++i) eval(detail::outputs(fun()));
   detail::TimingScope timing(options.gpu_time && gpu::timing_supported());
-  for (auto _ : state) eval(detail::outputs(fun()));
+  std::vector<double> seconds;
+  seconds.reserve(static_cast<size_t>(state.max_iterations));
+  for (auto _ : state) {
+    const auto begin = std::chrono::steady_clock::now();
+    eval(detail::outputs(fun()));
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+  }
+  if (!seconds.empty()) state.counters["wall_median"] = detail::median(seconds);
   if (options.gpu_time && gpu::timing_supported()) {
     state.counters["gpu_time"] =
         benchmark::Counter(timing.stop() * 1e-9, benchmark::Counter::kAvgIterations);

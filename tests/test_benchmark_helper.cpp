@@ -1,12 +1,14 @@
 // mlx_lite/benchmark.h's eval_loop, run through Google Benchmark itself: it
 // calls the function once per iteration plus the warm-up, evaluates what it
 // returns, and reports gpu_time, positive and no more than the wall time per
-// iteration on a real workload. The file says `using namespace mlx_lite;`
-// and names `benchmark::` unqualified: mlx_lite::bench must not clash.
+// iteration on a real workload, and wall_median, the median iteration's time. The file says `using
+// namespace mlx_lite;` and names `benchmark::` unqualified: mlx_lite::bench must not clash.
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu_test_util.h"
@@ -85,4 +87,26 @@ TEST_F(EvalLoop, TakesVectorsAndOptions) {
   // The thread may time again: eval_loop stopped its timing.
   gpu::start_timing();
   EXPECT_EQ(gpu::stop_timing(), 0);
+}
+
+TEST_F(EvalLoop, ReportsTheMedianIterationBesideTheMean) {
+  // Iterations of 2 ms, but the third takes 60 ms: the mean is 13.6 ms and
+  // more, the median 2 ms and a little.
+  array a = full({4}, 1.0f, float32, Device::cpu);
+  int call = 0;
+  const auto run = run_benchmark("one_slow_iteration", 5, [&](benchmark::State& state) {
+    bench::eval_loop(state,
+                     [&] {
+                       const int timed = call++ - 1;  // the first call is the warm-up
+                       std::this_thread::sleep_for(std::chrono::milliseconds(timed == 2 ? 60 : 2));
+                       return exp(a, Device::cpu);
+                     },
+                     {.gpu_time = false});
+  });
+  ASSERT_EQ(run.counters.count("wall_median"), 1u);
+  const double median = run.counters.at("wall_median").value;
+  const double mean = run.real_accumulated_time / static_cast<double>(run.iterations);
+  EXPECT_GE(mean, 0.0136);
+  EXPECT_GE(median, 0.002);
+  EXPECT_LT(median, 0.010) << "the one slow iteration moved the median";
 }
