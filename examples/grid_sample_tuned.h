@@ -36,10 +36,10 @@
 //              whose first point reserves the run's slots in the cell's
 //              bucket by one atomicAdd(counts[cell], run) (int32): each
 //              point's slot = the run's base + its rank in the run.
-//   2 offsets  exclusive prefix sum of counts, as rows of 1024 cells: the
+//   2 offsets  exclusive prefix sum of counts, as rows of 4096 cells: the
 //              library's cumsum along the rows, the rows' sums (each row's
 //              last offset + its last count) and their exclusive cumsum;
-//              offset(c) = local[c] + row_offset[c / 1024].
+//              offset(c) = local[c] + row_offset[c / 4096].
 //   3 scatter  slots[offset(cell) + slot] = point, and each run's length at
 //              its first slot: a bucket is its runs, in the atomics' order;
 //   4 sort     per point: its rank by index in its bucket = the lengths of
@@ -83,8 +83,8 @@ namespace mlx_lite::examples {
 namespace grid_sample_tuned_detail {
 
 // Cells per row of the two-level prefix sum (step 2).
-inline constexpr int kRow = 1024;
-inline constexpr int kRowShift = 10;
+inline constexpr int kRow = 4096;
+inline constexpr int kRowShift = 12;
 // Points per workgroup of the count kernel (step 1).
 inline constexpr int kGroup = 256;
 

@@ -217,12 +217,12 @@ TEST_F(GridSampleTunedMisc, OneCellBuckets) {
 }
 
 // The VJP's buckets: the touching points stably sorted by cell (by index
-// within a cell), whatever order the atomics gave; the last case's 4,182
-// cells span five rows of the offsets' 1,024 (row_offset), and its 20,000
+// within a cell), whatever order the atomics gave; the last case's 20,402
+// cells span five rows of the offsets' 4,096 (row_offset), and its 45,000
 // points fill nearly every cell, the rows' last ones included.
 TEST_F(GridSampleTunedMisc, BucketsHoldThePointsInIndexOrder) {
   for (const Case& c :
-       {Case{2, 4, 5, 3, 24, 20}, Case{3, 9, 11, 4, 7, 5}, Case{2, 40, 50, 3, 100, 100}}) {
+       {Case{2, 4, 5, 3, 24, 20}, Case{3, 9, 11, 4, 7, 5}, Case{2, 100, 100, 3, 150, 150}}) {
     auto [x, grid] = inputs(c, 13, 1.1f);
     auto stages = examples::grid_sample_tuned_detail::vjp_stages(x, grid, cotangent(c, 14));
     const auto g = values_as<float>(grid);
@@ -247,7 +247,7 @@ TEST_F(GridSampleTunedMisc, BucketsHoldThePointsInIndexOrder) {
 // Cells over several rows of the offsets (see above): x_grad and grid_grad
 // against the reference.
 TEST_F(GridSampleTunedMisc, BucketsOverSeveralRowsOfOffsets) {
-  const Case c{2, 40, 50, 4, 100, 100};
+  const Case c{2, 100, 100, 4, 150, 150};
   auto [x, grid] = inputs(c, 15, 1.05f);
   array cot = cotangent(c, 16);
   auto [ref, grads] = reference(x, grid, cot);
