@@ -159,6 +159,65 @@ TEST_F(GpuReduce, ShortRowsShareWorkgroups) {
   }
 }
 
+// Dense rows of 32-bit elements whose runs of 4 are whole and aligned load
+// them as vectors (reduction.cpp's whole_runs): extremes and NaN at each
+// place of a run and at a chunk's start, one and two passes (the second over
+// 5 partials, not whole runs; or 64, whole), and the near misses that load
+// element by element, all against the CPU bit for bit (sums of eighths are
+// exact).
+TEST_F(GpuReduce, RunsOfFourAndTheirNearMisses) {
+  const std::vector<std::pair<std::string, Reduction>> ops = {
+      {"sum", sum}, {"max", max}, {"min", min}};
+  const int len = 65548;  // 5 chunks of 16384 per row
+  array base = dyadic_values({3, len}, float32, 60);
+  std::vector<float> v(base.data<float>(), base.data<float>() + base.size());
+  auto at = [&](int row, int col) -> float& { return v[size_t(row) * len + col]; };
+  at(0, 61503) = 10.0f;     // element 3 of its run
+  at(0, 16385) = -10.0f;    // element 1 of the second chunk's first run
+  at(1, 16384) = 10.0f;     // element 0 of a chunk
+  at(1, len - 2) = -10.0f;  // element 2 of the last run
+  at(2, 30002) = NAN;       // element 2: max and min of row 2 are NaN
+  const array a(v.begin(), {3, len}, float32);
+  const array finite = slice(a, {0, 0}, {2, len});
+  for (auto dtype : {float32, int32, uint32}) {
+    array x = dtype == float32 ? a : astype(finite * 8.0f + 100.0f, dtype, kCpu);
+    eval(x);
+    for (const auto& [name, op] : ops) {
+      const std::string what = name + " " + dt(dtype);
+      expect_close(op(x, {1}, false, kGpu), op(x, {1}, false, kCpu), 0, 0, what + ", rows");
+      if (dtype != float32) {
+        expect_close(op(x, {0, 1}, false, kGpu), op(x, {0, 1}, false, kCpu), 0, 0, what + ", full");
+      }
+    }
+  }
+  // One row of 2^20: 64 partials, reduced as runs too.
+  array row = dyadic_values({1 << 20}, float32, 61);
+  for (const auto& [name, op] : ops) {
+    expect_close(op(row, {0}, false, kGpu), op(row, {0}, false, kCpu), 0, 0, name + " of 2^20");
+  }
+  // Rows of 16 (a run or four a thread) and of 4 (one run).
+  for (int short_len : {4, 16}) {
+    array rows = dyadic_values({999, short_len}, int32, 62);
+    for (const auto& [name, op] : ops) {
+      expect_close(op(rows, {1}, false, kGpu), op(rows, {1}, false, kCpu), 0, 0,
+                   name + " of rows of " + std::to_string(short_len));
+    }
+  }
+  // An offset of 4, whole runs; near misses: an offset of 1, a length of
+  // 4k + 3, 16-bit elements.
+  const array flat = reshape(finite, {2 * len}, kCpu);
+  for (const auto& [what, x] :
+       std::vector<std::pair<std::string, array>>{{"offset 4, runs", slice(flat, {4}, {4 + len})},
+                                                  {"offset 1", slice(flat, {1}, {1 + len})},
+                                                  {"length 4k + 3", slice(flat, {0}, {len - 1})},
+                                                  {"float16", astype(finite, float16, kCpu)}}) {
+    for (const auto& [name, op] : ops) {
+      const std::vector<int> axes = x.ndim() == 1 ? std::vector<int>{0} : std::vector<int>{0, 1};
+      expect_close(op(x, axes, false, kGpu), op(x, axes, false, kCpu), 0, 0, name + ", " + what);
+    }
+  }
+}
+
 TEST_F(GpuReduce, TwoPassIntegersWrapAsTheCpu) {
   // Sums past 2^31 (int32), 2^32 (uint32 and uint8's uint32) and 2^63 (int64).
   array i32 = full({2, 40000}, 1 << 30, int32, kCpu);

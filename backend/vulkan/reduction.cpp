@@ -95,9 +95,22 @@ uint32_t row_threads(int64_t chunk) {
   return static_cast<uint32_t>(std::min<uint64_t>(std::bit_ceil(wanted), kThreads));
 }
 
-params::ReduceSpec spec(uint32_t op, bool dense, uint32_t threads_per_chunk) {
-  return {
-      .workgroup_size = kThreads, .OP = op, .CONTIGUOUS = dense, .ROW_THREADS = threads_per_chunk};
+params::ReduceSpec spec(uint32_t op, bool dense, uint32_t threads_per_chunk, bool runs) {
+  return {.workgroup_size = kThreads,
+          .OP = op,
+          .CONTIGUOUS = dense,
+          .ROW_THREADS = threads_per_chunk,
+          .RUNS = runs};
+}
+
+// Whether a pass over `src` (dense where `dense`) in chunks of p.chunk loads
+// runs of 4 as vectors: 32-bit elements, and every chunk whole runs that
+// start at multiples of 4 (a chunk is a row's where groups is 1, else a
+// multiple of kThreads). On an H200, sums of 64M float32 took 66-70 us of
+// GPU time so, against 73-74 us element by element.
+bool whole_runs(const array& src, bool dense, const params::ReduceParams& p) {
+  return dense && size_of(src.dtype()) == 4 && p.offset % 4 == 0 && p.len % 4 == 0 &&
+         p.chunk % 4 == 0;
 }
 
 // Workgroups for `chunks` chunks of `chunk` elements.
@@ -160,7 +173,8 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
   while (c.groups > 1) {
     const int64_t partials = rows * c.groups;
     array temp(allocator::malloc(partials * size_of(acc)), {static_cast<ShapeElem>(partials)}, acc);
-    encoder.dispatch(kernel(src.dtype(), acc), spec(op, src_dense, row_threads(c.chunk)), p,
+    encoder.dispatch(kernel(src.dtype(), acc),
+                     spec(op, src_dense, row_threads(c.chunk), whole_runs(src, src_dense, p)), p,
                      *src_shapes, {input(src), output(temp)}, chunk_grid(partials, c.chunk));
     // Each row's partials are a dense run: the flat path reads no shapes.
     src = temp;
@@ -176,7 +190,8 @@ void Reduce::eval_gpu(const std::vector<array>& inputs, array& out) {
          .offset = 0,
          .view = {}};
   }
-  encoder.dispatch(kernel(src.dtype(), out.dtype()), spec(op, src_dense, row_threads(len)), p,
+  encoder.dispatch(kernel(src.dtype(), out.dtype()),
+                   spec(op, src_dense, row_threads(len), whole_runs(src, src_dense, p)), p,
                    *src_shapes, {input(src), output(out)}, chunk_grid(rows, len));
 }
 

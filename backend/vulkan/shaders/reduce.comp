@@ -13,6 +13,7 @@
 #include "shape_block.glsl"
 
 layout(set = 0, binding = 1) readonly buffer In { IN_ELEM in0[]; };
+layout(set = 0, binding = 1) readonly buffer In4 { uvec4 in4[]; };  // RUNS
 layout(set = 0, binding = 2) writeonly buffer Out { OUT_ELEM out0[]; };
 
 // Floats accumulate in float; integers and bool in 64 bits, which wraps to
@@ -81,6 +82,55 @@ ACC element(int64_t begin, uint i, bool small) {
   return load(uint(params.offset) + locate(params.view, 0, begin + int64_t(i), small));
 }
 
+// Four independent loads per iteration keep more reads in flight, and they
+// combine in pairs before they reach the accumulator: a thread's serial
+// chain is n / (4 * ROW_THREADS) long, at most 16 (reduction.cpp's
+// kMaxChunk and row_threads), which bounds the rounding error of float32
+// sums.
+ACC reduce_elements(int64_t begin, uint n, uint lane, bool small) {
+  const uint step = ROW_THREADS;
+  ACC acc = identity();
+  uint j = lane;
+  for (; j + 3u * step < n; j += 4u * step) {
+    const ACC a = combine(element(begin, j, small), element(begin, j + step, small));
+    const ACC b = combine(element(begin, j + 2u * step, small), element(begin, j + 3u * step, small));
+    acc = combine(acc, combine(a, b));
+  }
+  for (; j < n; j += step) acc = combine(acc, element(begin, j, small));
+  return acc;
+}
+
+// An element's value from its bits (RUNS: 32-bit elements).
+ACC value_of(uint bits) {
+#if IN_KIND == 3
+  return ACC(uintBitsToFloat(bits));
+#elif IN_KIND == 1
+  return ACC(bits);
+#else
+  return ACC(int(bits));
+#endif
+}
+
+ACC run_value(uvec4 r) {
+  return combine(combine(value_of(r.x), value_of(r.y)), combine(value_of(r.z), value_of(r.w)));
+}
+
+// The same over runs of 4 loaded as vectors (RUNS): 16-byte loads, a
+// quarter of the load instructions, four of them in flight a thread; the
+// serial chain is a quarter as long.
+ACC reduce_runs(int64_t begin, uint n, uint lane) {
+  const uint step = ROW_THREADS, first = uint((params.offset + begin) / 4), runs = n / 4u;
+  ACC acc = identity();
+  uint q = lane;
+  for (; q + 3u * step < runs; q += 4u * step) {
+    const ACC a = combine(run_value(in4[first + q]), run_value(in4[first + q + step]));
+    const ACC b = combine(run_value(in4[first + q + 2u * step]), run_value(in4[first + q + 3u * step]));
+    acc = combine(acc, combine(a, b));
+  }
+  for (; q < runs; q += step) acc = combine(acc, run_value(in4[first + q]));
+  return acc;
+}
+
 void main() {
   const uint t = gl_LocalInvocationID.x;
   // ROW_THREADS threads per chunk, kThreads / ROW_THREADS chunks per
@@ -101,21 +151,7 @@ void main() {
   const uint n = has_chunk ? uint(min(chunk, (row + 1) * len - begin)) : 0u;
   const bool small = fits_32_bits(params.n);
 
-  // Four independent loads per iteration keep more reads in flight, and they
-  // combine in pairs before they reach the accumulator: a thread's serial
-  // chain is n / (4 * ROW_THREADS) long, at most 16 (reduction.cpp's
-  // kMaxChunk and row_threads), which bounds the rounding error of float32
-  // sums.
-  const uint step = ROW_THREADS;
-  ACC acc = identity();
-  uint j = lane;
-  for (; j + 3u * step < n; j += 4u * step) {
-    const ACC a = combine(element(begin, j, small), element(begin, j + step, small));
-    const ACC b = combine(element(begin, j + 2u * step, small), element(begin, j + 3u * step, small));
-    acc = combine(acc, combine(a, b));
-  }
-  for (; j < n; j += step) acc = combine(acc, element(begin, j, small));
-  partial[t] = acc;
+  partial[t] = RUNS ? reduce_runs(begin, n, lane) : reduce_elements(begin, n, lane, small);
   barrier();
   for (uint s = ROW_THREADS / 2u; s > 0u; s >>= 1u) {
     if (lane < s) partial[t] = combine(partial[t], partial[t + s]);

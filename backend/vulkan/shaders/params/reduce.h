@@ -31,11 +31,14 @@ MLX_PUSH_CONSTANTS(ReduceParams)
 // OP: a Reduce::ReduceType. CONTIGUOUS: the view is dense row-major.
 // ROW_THREADS: threads per chunk, a power of two dividing kReduceThreads
 // (the workgroup size); workgroup w reduces chunks w * (kReduceThreads /
-// ROW_THREADS) onwards.
+// ROW_THREADS) onwards. RUNS (CONTIGUOUS, 32-bit elements): every chunk is
+// whole runs of 4 elements that start at multiples of 4 in the buffer, and
+// is loaded a run at a time.
 #define MLX_REDUCE_SPEC(X, S)      \
   X(S, 1, uint, OP, 0)             \
   X(S, 2, bool, CONTIGUOUS, false) \
-  X(S, 3, uint, ROW_THREADS, 256)
+  X(S, 3, uint, ROW_THREADS, 256)  \
+  X(S, 4, bool, RUNS, false)
 MLX_SPEC_CONSTANTS(ReduceSpec, MLX_REDUCE_SPEC)
 
 // reduce.comp's shared array holds one partial per thread.
