@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -15,7 +14,6 @@
 
 #include "backend/common/buffers.h"
 #include "backend/gpu_backend.h"
-#include "backend/vulkan/allocator.h"
 #include "backend/vulkan/device.h"
 #include "backend/vulkan/elementwise.h"
 #include "backend/vulkan/encoder.h"
@@ -55,52 +53,49 @@ std::optional<std::array<uint32_t, 3>> physical_groups(const std::array<uint64_t
                                  static_cast<uint32_t>(z)};
 }
 
-// The 32 bits that repeat through a buffer of `dtype` elements equal to
-// `value` (so that vkCmdFillBuffer writes it), or none where the value is not
-// exactly one of the dtype's (those convert as astype does, in fill_gpu) or
-// is an int64 whose two halves differ.
-std::optional<uint32_t> fill_word(float value, Dtype dtype) {
+// init_value as a scalar of `dtype` where that holds it exactly, converted
+// on the host (copy_gpu then fills the buffer by vkCmdFillBuffer where the
+// element's bits repeat every 32 bits), else as the float32 scalar, which the
+// copy converts as astype does (out-of-range integers, say).
+array init_scalar(float value, Dtype dtype) {
   const bool integral = std::trunc(value) == value;
   auto in = [&](double lo, double hi) { return integral && value >= lo && value <= hi; };
-  auto word_of = [](auto element) { return repeated_word(&element, sizeof(element)); };
+  bool exact = false;
   switch (dtype.val) {
     case Dtype::Val::bool_:
-      return word_of(uint8_t{value != 0});
+    case Dtype::Val::float16:
+    case Dtype::Val::bfloat16:
+    case Dtype::Val::float32:
+      exact = true;  // the host converts as astype does: != 0, rounded to nearest even
+      break;
     case Dtype::Val::uint8:
-      if (!in(0, 255)) return std::nullopt;
-      return word_of(static_cast<uint8_t>(value));
-    case Dtype::Val::uint32:
-      if (!in(0, 4294967040.0)) return std::nullopt;
-      return word_of(static_cast<uint32_t>(value));
-    case Dtype::Val::int32:
-      if (!in(-2147483648.0, 2147483520.0)) return std::nullopt;
-      return word_of(static_cast<int32_t>(value));
+      exact = in(0, 255);
+      break;
     case Dtype::Val::int8:
-      if (!in(-128, 127)) return std::nullopt;
-      return word_of(static_cast<int8_t>(value));
+      exact = in(-128, 127);
+      break;
     case Dtype::Val::uint16:
-      if (!in(0, 65535)) return std::nullopt;
-      return word_of(static_cast<uint16_t>(value));
+      exact = in(0, 65535);
+      break;
     case Dtype::Val::int16:
-      if (!in(-32768, 32767)) return std::nullopt;
-      return word_of(static_cast<int16_t>(value));
-    case Dtype::Val::int64:
-      // Only 0 and -1 repeat a 32-bit word among the values a float holds.
-      if (!in(-1, 0)) return std::nullopt;
-      return word_of(static_cast<int64_t>(value));
+      exact = in(-32768, 32767);
+      break;
+    case Dtype::Val::uint32:
+      exact = in(0, 4294967040.0);
+      break;
+    case Dtype::Val::int32:
+      exact = in(-2147483648.0, 2147483520.0);
+      break;
     case Dtype::Val::uint64:
-      if (value != 0) return std::nullopt;
-      return word_of(uint64_t{0});
+      exact = in(0, 18446742974197923840.0);
+      break;
+    case Dtype::Val::int64:
+      exact = in(-9223372036854775808.0, 9223371487098961920.0);
+      break;
     case Dtype::Val::float64:
       break;  // never on the GPU
-    case Dtype::Val::float16:
-      return word_of(float16_t(value).bits);
-    case Dtype::Val::bfloat16:
-      return word_of(bfloat16_t(value).bits);
-    case Dtype::Val::float32:
-      return word_of(value);
   }
-  return std::nullopt;
+  return exact ? array(value, dtype) : array(value);
 }
 
 // A binding starts at the view's first element, so that inp[i] reads it:
@@ -125,23 +120,12 @@ std::vector<array> readable_inputs(Encoder& encoder, const std::vector<array>& i
   return ins;
 }
 
-// Gives `out` its buffer, filled with `init_value` where given:
-// vkCmdFillBuffer where the value's bits repeat every 32 bits, else a copy
-// of the value converted as astype does.
+// Gives `out` its buffer, filled with `init_value` where given.
 void initialize_output(Encoder& encoder, array& out, std::optional<float> init_value) {
-  const auto word = init_value ? fill_word(*init_value, out.dtype()) : std::nullopt;
-  // vkCmdFillBuffer writes whole words: the block's capacity covers the rounding up.
-  const uint64_t bytes = (out.nbytes() + 3) / 4 * 4;
-  if (init_value && !word) {
-    fill_gpu(encoder, array(*init_value), out);
-    return;
-  }
-  common::allocate(out);
-  if (!word) return;
-  if (bytes <= block_of(out.buffer()).capacity) {
-    encoder.fill(out, bytes, *word);
+  if (init_value) {
+    fill_gpu(encoder, init_scalar(*init_value, out.dtype()), out);
   } else {
-    fill_gpu(encoder, array(*init_value), out);
+    common::allocate(out);
   }
 }
 
