@@ -73,17 +73,6 @@ VAL value_at(int64_t start, uint k) {
 }
 
 #if IN_BITS == 32
-// A 32-bit element's value from its bits.
-VAL value_of(uint bits) {
-#if IN_KIND == 3
-  return uintBitsToFloat(bits);
-#elif IN_KIND == 1
-  return VAL(bits);
-#else
-  return VAL(int(bits));
-#endif
-}
-
 // Thread t's share of a RUNS chunk: the runs [begin / 4, end / 4) of the
 // line whose run 0 is buffer run `line_run`, each thread taking every
 // kThreads-th run. Four runs are loaded before the first comparison, each
@@ -101,13 +90,13 @@ void scan_runs(uint line_run, uint begin, uint end, uint t, inout VAL best, inou
     [[unroll]] for (uint u = 0u; u < 4u; ++u) runs[u] = in4[line_run + q + u * kThreads];
     [[unroll]] for (uint u = 0u; u < 4u; ++u) {
       [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-        take(value_of(runs[u][c]), 4u * (q + u * kThreads) + c, b[u], bi[u]);
+        take(VAL(load_in_bits(runs[u][c])), 4u * (q + u * kThreads) + c, b[u], bi[u]);
       }
     }
   }
   for (; q < last; q += kThreads) {
     const uvec4 run = in4[line_run + q];
-    [[unroll]] for (uint c = 0u; c < 4u; ++c) take(value_of(run[c]), 4u * q + c, b[0], bi[0]);
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) take(VAL(load_in_bits(run[c])), 4u * q + c, b[0], bi[0]);
   }
   [[unroll]] for (uint u = 0u; u < 4u; ++u) take(b[u], bi[u], best, best_i);
 }

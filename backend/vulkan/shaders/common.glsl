@@ -151,6 +151,18 @@ IN_COMPUTE load_in(IN_ELEM v) {
 #endif
 }
 
+#if IN_BITS == 32
+// A 32-bit element's value from its bits, as a uvec4 view of the input's
+// binding (runs of 4 loaded as vectors) reads them.
+IN_COMPUTE load_in_bits(uint bits) {
+#if IN_KIND == 3
+  return uintBitsToFloat(bits);
+#else
+  return IN_COMPUTE(bits);  // int(uint) keeps the bits
+#endif
+}
+#endif
+
 OUT_ELEM store_out(OUT_COMPUTE c) {
 #if OUT_BF16
   return uint16_t(float_to_bf16(c));

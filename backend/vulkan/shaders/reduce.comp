@@ -100,19 +100,11 @@ ACC reduce_elements(int64_t begin, uint n, uint lane, bool small) {
   return acc;
 }
 
-// An element's value from its bits (RUNS: 32-bit elements).
-ACC value_of(uint bits) {
-#if IN_KIND == 3
-  return ACC(uintBitsToFloat(bits));
-#elif IN_KIND == 1
-  return ACC(bits);
-#else
-  return ACC(int(bits));
-#endif
-}
-
+#if IN_BITS == 32
+// A run's four elements combined in pairs (RUNS: 32-bit elements).
 ACC run_value(uvec4 r) {
-  return combine(combine(value_of(r.x), value_of(r.y)), combine(value_of(r.z), value_of(r.w)));
+  return combine(combine(ACC(load_in_bits(r.x)), ACC(load_in_bits(r.y))),
+                 combine(ACC(load_in_bits(r.z)), ACC(load_in_bits(r.w))));
 }
 
 // The same over runs of 4 loaded as vectors (RUNS): 16-byte loads, a
@@ -130,6 +122,7 @@ ACC reduce_runs(int64_t begin, uint n, uint lane) {
   for (; q < runs; q += step) acc = combine(acc, run_value(in4[first + q]));
   return acc;
 }
+#endif
 
 void main() {
   const uint t = gl_LocalInvocationID.x;
@@ -151,7 +144,11 @@ void main() {
   const uint n = has_chunk ? uint(min(chunk, (row + 1) * len - begin)) : 0u;
   const bool small = fits_32_bits(params.n);
 
+#if IN_BITS == 32
   partial[t] = RUNS ? reduce_runs(begin, n, lane) : reduce_elements(begin, n, lane, small);
+#else
+  partial[t] = reduce_elements(begin, n, lane, small);
+#endif
   barrier();
   for (uint s = ROW_THREADS / 2u; s > 0u; s >>= 1u) {
     if (lane < s) partial[t] = combine(partial[t], partial[t + s]);
