@@ -211,6 +211,42 @@ TEST_F(GpuMatmul, RunsOfFourAndTheirNearMisses) {
   }
 }
 
+// float32 operands read along k (A in nn, B in nt) load as blocks of 4 rows
+// by a pair of k in 128 x 128 tiles where K is even and every pair is
+// aligned (A_PAIRS, B_PAIRS in shaders/matmul.comp): partial tiles and a K
+// past the last whole step of 16, and whole tiles, against the CPU; and bit
+// for bit against the same values read element by element, at an odd
+// offset (rows K + 1 apart, so each row's pairs straddle a pair boundary).
+// The near misses K = 17 and an odd row stride load element by element.
+TEST_F(GpuMatmul, PairsOfKAndTheirNearMisses) {
+  // {batch, M, N, K}: 128 matrices of 2 x 2 tiles, or of one whole tile
+  // each, take 128 x 128 tiles.
+  for (auto [batch, M, N, K] : {std::array{128, 132, 132, 18}, std::array{512, 128, 128, 32},
+                                std::array{128, 132, 132, 17}}) {
+    for (bool nt : {false, true}) {
+      const std::string what = fmt::format("{}x{}x{}x{} {}", batch, M, N, K, nt ? "nt" : "nn");
+      // The k-fast operand, and a copy of it one element into rows of K + 1.
+      const int rows = nt ? N : M;
+      array fast = test_values({batch, rows, K}, float32, nt ? 60 : 61, -1, 1);
+      array padded = concatenate({zeros({batch, rows, 1}, float32), fast}, 2);
+      array shifted = slice(padded, {0, 0, 1}, {batch, rows, K + 1});
+      array other =
+          nt ? operand(batch, M, K, false, float32, 62) : operand(batch, K, N, false, float32, 63);
+      auto product = [&](const array& x) {
+        return nt ? matmul(other, transpose(x, {0, 2, 1}), kGpu) : matmul(x, other, kGpu);
+      };
+      if (batch * M * N * K <= (1 << 26)) {
+        expect_matmul_close(nt ? other : fast, nt ? transpose(fast, {0, 2, 1}) : other, what);
+      }
+      expect_same_product(product(fast), product(shifted), K, what + ": against offset 1");
+    }
+  }
+  // A row stride of 19 beside K = 18: element by element.
+  array a = test_values({128, 132, 19}, float32, 64, -1, 1);
+  expect_matmul_close(slice(a, {0, 0, 0}, {128, 132, 18}),
+                      test_values({128, 18, 132}, float32, 65, -1, 1), "row stride 19");
+}
+
 // 8 matrices of test values made on the CPU, and 64 copies of them made on
 // the GPU: batches of 512 whose CPU reference reads the 8 alone (a host
 // reads a GPU's device memory slowly). rows x cols, or, where `transposed`,

@@ -18,14 +18,20 @@ MLX_PARAMS_BEGIN
 // tile and K of the step along it, so no load needs a bounds check.
 // SUBGROUP_BLOCKS: each 32 consecutive threads hold an 8 x 4 block of the
 // threads' micro-tiles, not 16 x 2 (the host says where that pays).
-#define MLX_MATMUL_SPEC(X, S)       \
-  X(S, 1, bool, A_K_FAST, true)     \
-  X(S, 2, bool, B_N_FAST, true)     \
-  X(S, 3, bool, A_VEC, false)       \
-  X(S, 4, bool, B_VEC, false)       \
-  X(S, 5, bool, PAD_ROWS, false)    \
-  X(S, 6, bool, WHOLE_TILES, false) \
-  X(S, 7, bool, SUBGROUP_BLOCKS, false)
+// A_PAIRS / B_PAIRS: the operand's unit-strided dim is k, its elements are
+// 32-bit, K is even and every pair of k starts at an even element, so each
+// thread loads a block of 4 rows by a pair of k (128 x 128 tiles only; the
+// shader loads element by element elsewhere).
+#define MLX_MATMUL_SPEC(X, S)           \
+  X(S, 1, bool, A_K_FAST, true)         \
+  X(S, 2, bool, B_N_FAST, true)         \
+  X(S, 3, bool, A_VEC, false)           \
+  X(S, 4, bool, B_VEC, false)           \
+  X(S, 5, bool, PAD_ROWS, false)        \
+  X(S, 6, bool, WHOLE_TILES, false)     \
+  X(S, 7, bool, SUBGROUP_BLOCKS, false) \
+  X(S, 8, bool, A_PAIRS, false)         \
+  X(S, 9, bool, B_PAIRS, false)
 MLX_SPEC_CONSTANTS(MatmulSpec, MLX_MATMUL_SPEC)
 
 // Threads per workgroup of the two tilings of C (shaders/matmul.comp): 64 x
