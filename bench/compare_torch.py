@@ -66,7 +66,7 @@ import subprocess
 import torch
 import torch.nn.functional as F
 
-from torch_timing import median_ms
+from torch_timing import median_ms, mlx_wall_ms
 
 try:
     import triton_grid_sample
@@ -320,9 +320,8 @@ def kernel_example_mlx_times(program, keep_dir=None, benchmark_filter=None):
         family, case = bm["run_name"].removeprefix("BM_").split("/")[:2]
         shape, _, variant = case.partition("_")
         name = f"{family}/{variant}" if variant else family
-        scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[bm["time_unit"]]
         times.setdefault(shape, {})[name] = {
-            "wall": bm["real_time"] * scale,
+            "wall": mlx_wall_ms(bm),
             "gpu": bm["gpu_time"] * 1e3 if "gpu_time" in bm else float("nan")}
     return report["context"], times
 
@@ -367,8 +366,7 @@ def mlx_times(program, keep_dir=None):
         name = "/".join(part for part in b["run_name"].removeprefix("BM_").split("/")
                         if part != "real_time" and ":" not in part)
         family, shape = name.split("/", 1) if name.count("/") >= 6 else (name, "parts")
-        scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b["time_unit"]]
-        times.setdefault(shape, {})[family] = b["real_time"] * scale
+        times.setdefault(shape, {})[family] = mlx_wall_ms(b)
     return report["context"], times
 
 

@@ -9,8 +9,10 @@ PROGRAMs are bench_linalg (matmul, softmax, logsumexp) and bench_gpu (copy,
 add, broadcast multiply, fill, multiply by a scalar, row and full sums,
 argmax, the eval round trip, a graph of small ops). Each program's benchmarks run first (5 repetitions,
 medians), then PyTorch on the same shapes and dtypes. Each PyTorch figure is
-the median wall time from the call until the result is on the host, as
-Google Benchmark's real time covers an mlx_lite eval; CUDA-event time is
+the median wall time from the call until the result is on the host; each
+mlx_lite figure the median iteration of an eval loop (the wall_median
+counter of mlx_lite/benchmark.h, where the program reports it; else Google
+Benchmark's real time, a mean), so both sides are medians; CUDA-event time is
 printed beside it, and mlx_lite's GPU time (the gpu_time counter, Vulkan
 timestamps) beside its wall time. Float32 matmul runs with TF32 off
 (mlx_lite's float32 matmul is full float32). BM_Matmul times 4 products per
@@ -26,7 +28,7 @@ import subprocess
 
 import torch
 
-from torch_timing import median_ms
+from torch_timing import median_ms, mlx_wall_ms
 
 DTYPES = {0: torch.float32, 1: torch.float16, 2: torch.bfloat16}
 MATMUL_PRODUCTS = 4  # bench_linalg.cpp's kReps
@@ -132,13 +134,14 @@ def main():
         name, case_args = parts[0], [int(p) for p in parts[1:] if re.fullmatch(r"\d+", p)]
         scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b["time_unit"]]
         per = MATMUL_PRODUCTS if name == "BM_Matmul" else 1
-        mlx = b["real_time"] * scale / per
+        mean = b["real_time"] * scale / per
+        mlx = mlx_wall_ms(b) / per  # medians on both sides
         mlx_gpu = b.get("gpu_time", float("nan")) * 1e3 / per  # the counter is in seconds
         fn = torch_case(name, case_args)
         with torch.no_grad():
             ref = median_ms(fn, args.reps) if fn else {"wall": float("nan"), "gpu": float("nan")}
         tflops = b.get("flops", float("nan")) * 1e-12  # a rate: the same per product
-        row = {"benchmark": b["run_name"], "mlx_ms": mlx, "mlx_gpu_ms": mlx_gpu,
+        row = {"benchmark": b["run_name"], "mlx_ms": mlx, "mlx_mean_ms": mean, "mlx_gpu_ms": mlx_gpu,
                "torch_ms": ref["wall"], "torch_gpu_ms": ref["gpu"], "mlx_tflops": tflops}
         rows.append(row)
         print(f"{b['run_name'].removesuffix('/real_time'):<34}{mlx:9.3f}{mlx_gpu:9.3f}"

@@ -176,11 +176,15 @@ def main():
     for r in rows:
         r["bar"] = bar(r["name"])
     context = ops.get("context", {})
+    # Reports since issue 17's nineteenth part keep each eval loop's mean
+    # beside the median they compare.
+    medians = all("mlx_mean_ms" in r for r in ops["rows"])
     lines = [BEGIN, "",
              f"GPU: {ops['gpu']} (driver {context.get('driver', '?')}); PyTorch {ops['torch']}, "
              f"Triton {gs.get('triton')}; run {context.get('date', '?')}; mlx_lite env "
-             f"{ops['env'] or 'default'}. Medians: mlx_lite of 5 repetitions, PyTorch and Triton "
-             f"of their timing loops. `met` compares the wall ratio with the bar (issue 17's, "
+             f"{ops['env'] or 'default'}. Medians: mlx_lite of 5 repetitions (each "
+             f"{'its median iteration' if medians else 'its mean iteration'}), PyTorch and "
+             f"Triton of their timing loops. `met` compares the wall ratio with the bar (issue 17's, "
              f"set for an H100). Reports: `{args.out_dir}` (`bench/device_session.sh run ops` "
              f"and `run grid_sample` in one session); this section and the chart: "
              f"`bench/render_performance.py {args.out_dir}`. The plain vec4 kernels are "
