@@ -21,10 +21,10 @@
 // 4 elements are aligned and whole (A_VEC, B_VEC; the host checks), each
 // thread loads runs of 4 as one vector. A 32-bit operand read along k
 // (A_PAIRS, B_PAIRS) loads 4 rows by 2 k a thread and stores them as two
-// runs of 4 rows, one per k, so that its transposing stores are vectors too. Elements past M, N or K load as 0
-// and outputs past M or N are not stored, so any size works (K = 0 gives
-// zeros); where the tiles and steps are whole (WHOLE_TILES) the loads skip
-// those checks.
+// runs of 4 rows, one per k, so that its transposing stores are vectors
+// too. Elements past M, N or K load as 0 and outputs past M or N are not
+// stored, so any size works (K = 0 gives zeros); where the tiles and steps
+// are whole (WHOLE_TILES) the loads skip those checks.
 //
 // Parameters: params/matmul.h; C is dense row-major from 0. Workgroup w
 // (folded into y past the device's limit) computes tile w %
