@@ -18,6 +18,7 @@
 #include "backend/vulkan/elementwise.h"
 #include "backend/vulkan/encoder.h"
 #include "backend/vulkan/shaders/params/custom_kernel.h"
+#include "mlx_lite/utils.h"
 
 namespace mlx_lite::vulkan {
 
@@ -58,43 +59,17 @@ std::optional<std::array<uint32_t, 3>> physical_groups(const std::array<uint64_t
 // element's bits repeat every 32 bits), else as the float32 scalar, which the
 // copy converts as astype does (out-of-range integers, say).
 array init_scalar(float value, Dtype dtype) {
-  const bool integral = std::trunc(value) == value;
-  auto in = [&](double lo, double hi) { return integral && value >= lo && value <= hi; };
-  bool exact = false;
-  switch (dtype.val) {
-    case Dtype::Val::bool_:
-    case Dtype::Val::float16:
-    case Dtype::Val::bfloat16:
-    case Dtype::Val::float32:
-      exact = true;  // the host converts as astype does: != 0, rounded to nearest even
-      break;
-    case Dtype::Val::uint8:
-      exact = in(0, 255);
-      break;
-    case Dtype::Val::int8:
-      exact = in(-128, 127);
-      break;
-    case Dtype::Val::uint16:
-      exact = in(0, 65535);
-      break;
-    case Dtype::Val::int16:
-      exact = in(-32768, 32767);
-      break;
-    case Dtype::Val::uint32:
-      exact = in(0, 4294967040.0);
-      break;
-    case Dtype::Val::int32:
-      exact = in(-2147483648.0, 2147483520.0);
-      break;
-    case Dtype::Val::uint64:
-      exact = in(0, 18446742974197923840.0);
-      break;
-    case Dtype::Val::int64:
-      exact = in(-9223372036854775808.0, 9223371487098961920.0);
-      break;
-    case Dtype::Val::float64:
-      break;  // never on the GPU
-  }
+  if (dtype == float64) return array(value);  // never on the GPU
+  // bool and the float dtypes: the host converts as astype does (!= 0,
+  // rounded to nearest even).
+  if (!is_integral(dtype)) return array(value, dtype);
+  // An integer dtype holds an integral value in [min, max]; max + 1 as a
+  // double is past every float at or below max (for 64 bits it rounds to
+  // 2^64 or 2^63, which a float can be, so the bound is strict).
+  const iinfo limits(dtype);
+  const double v = value;
+  const bool exact = std::trunc(v) == v && v >= static_cast<double>(limits.min) &&
+                     v < static_cast<double>(limits.max) + 1.0;
   return exact ? array(value, dtype) : array(value);
 }
 
