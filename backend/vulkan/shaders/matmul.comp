@@ -61,7 +61,9 @@ layout(set = 0, binding = 3) writeonly buffer C4 { vec4 c_vec4[]; };
 // The tilings of params/matmul.h. On an H200, 64 x 64 tiles ran 1.0-1.14x
 // faster (float32, 512^2 to 1024^2, batches, long K) on 128 threads of 8 x
 // 4 than on 256 of 4 x 4, whose 2 vec4 reads of shared memory fed 16
-// multiply-adds, against 3 for 32 (one 5% slower: 512 x 64^2).
+// multiply-adds, against 3 for 32 (one 5% slower: 512 x 64^2). 128 x 128
+// tiles on 128 threads of 16 x 8, for two workgroups an SM: 255 registers
+// and half the rate on an H200 (float32 4096^2 nn).
 #if TILE == 128
 const uint kThreads = kMatmulTile128Threads, TN = 8u;
 #else

@@ -36,7 +36,11 @@ MLX_SPEC_CONSTANTS(MatmulWorkgroupSpec, MLX_MATMUL_WORKGROUP_SPEC)
 //   121. Double-buffered panels (one barrier a step) do not fit as sized
 //   here: 50 KiB with the 8 KiB the driver reserves, past its 48 KiB.
 // - 2026-11-28: sized to each layout's panels, nn and tn fit (37.9 KB);
-//   double-buffered so, they ran at 0.6x the rate (160 / 171).
+//   double-buffered so, they ran at 0.6x the rate (160 / 171). Later: 16
+//   KiB of shared memory added to this kernel, and nothing else, cost the
+//   same (165 / 169): past about 23 KiB of panels an SM holds one
+//   workgroup, not two. Steps of 16, double-buffered within that: 153 /
+//   160 (docs/performance.md, issue 17's twentieth part).
 MLX_CONSTANT(uint32_t, kMatmulWorkgroupThreads, 128)
 MLX_CONSTANT(uint32_t, kMatmulWorkgroupTileM, 128)
 MLX_CONSTANT(uint32_t, kMatmulWorkgroupTileN, 128)
