@@ -59,10 +59,10 @@ Device choose_initial_device() {
 Device initial_device() {
   const Device d = choose_initial_device();
   const std::string_view env = detail::device_setting();
-  log::info("default device {}: {}", d.type == Device::gpu ? "gpu" : "cpu",
-            env.empty() ? (d.type == Device::gpu ? "a Vulkan device can be used"
-                                                 : "no Vulkan device can be used")
-                        : fmt::format("MLX_LITE_DEVICE={}", env));
+  logging::info("default device {}: {}", d.type == Device::gpu ? "gpu" : "cpu",
+                env.empty() ? (d.type == Device::gpu ? "a Vulkan device can be used"
+                                                     : "no Vulkan device can be used")
+                            : fmt::format("MLX_LITE_DEVICE={}", env));
   return d;
 }
 

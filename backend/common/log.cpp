@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace mlx_lite::log {
+namespace mlx_lite::logging {
 
 namespace {
 
@@ -40,4 +40,4 @@ double ms_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-}  // namespace mlx_lite::log
+}  // namespace mlx_lite::logging

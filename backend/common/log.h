@@ -10,7 +10,7 @@
 #include <chrono>
 #include <string_view>
 
-namespace mlx_lite::log {
+namespace mlx_lite::logging {
 
 enum class Level { off = 0, warning = 1, info = 2, debug = 3 };
 
@@ -42,4 +42,4 @@ void debug(fmt::format_string<Args...> format, Args&&... args) {
 // messages.
 double ms_since(std::chrono::steady_clock::time_point start);
 
-}  // namespace mlx_lite::log
+}  // namespace mlx_lite::logging

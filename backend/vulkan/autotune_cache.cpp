@@ -46,8 +46,8 @@ void report_damaged(const fs::path& path, std::string_view why) {
   static absl::flat_hash_set<std::string> reported;
   std::lock_guard lock(mutex);
   if (reported.insert(path.string()).second) {
-    log::warning("autotune file {} is damaged ({}); ignored, the kernel is tuned again",
-                 path.string(), why);
+    logging::warning("autotune file {} is damaged ({}); ignored, the kernel is tuned again",
+                     path.string(), why);
   }
 }
 

@@ -83,7 +83,7 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
   {
     std::lock_guard lock(mutex_);
     if (auto it = variants_.find(key); it != variants_.end()) {
-      log::debug("kernel '{}' from the memory cache", source_.name);
+      logging::debug("kernel '{}' from the memory cache", source_.name);
       if (verbose) print_glsl(it->second->generated.glsl);
       return it->second;
     }
@@ -120,8 +120,8 @@ std::shared_ptr<const CustomKernelVariant> CustomKernelTemplate::variant(
     // B of another) has no VK_KHR_cooperative_matrix type: the library's
     // fallback computes the same result.
     if (!v->generated.uses_simdgroup_matrices) throw;
-    log::info("kernel '{}' runs its simdgroup matrices on the fallback: {}", source_.name,
-              e.what());
+    logging::info("kernel '{}' runs its simdgroup matrices on the fallback: {}", source_.name,
+                  e.what());
     request.matrix_units = false;
     generate_and_compile();
   }

@@ -53,7 +53,7 @@ std::string describe(const vk::raii::PhysicalDevice& d) {
 }
 
 vk::raii::PhysicalDevice chosen(vk::raii::PhysicalDevice d, std::string_view why) {
-  log::info("Vulkan device {}: {}", describe(d), why);
+  logging::info("Vulkan device {}: {}", describe(d), why);
   return d;
 }
 
@@ -250,11 +250,11 @@ void Device::create_device() {
   if (env_is("MLX_LITE_VULKAN_NO_FLOAT_ATOMICS", "1")) features_.float32_atomic_add = false;
   if (env_is("MLX_LITE_VULKAN_NO_HOST_QUERY_RESET", "1")) features_.host_query_reset = false;
   // Capturing statistics may cost pipeline creation time: debug logs only.
-  if (log::level() >= log::Level::debug) {
-    log::debug("pipeline statistics: {}",
-               features_.pipeline_statistics
-                   ? "logged for each pipeline"
-                   : "none (the device lacks VK_KHR_pipeline_executable_properties)");
+  if (logging::level() >= logging::Level::debug) {
+    logging::debug("pipeline statistics: {}",
+                   features_.pipeline_statistics
+                       ? "logged for each pipeline"
+                       : "none (the device lacks VK_KHR_pipeline_executable_properties)");
   } else {
     features_.pipeline_statistics = false;
   }

@@ -176,7 +176,7 @@ void check_loop_bounds(const std::string& kernel_name, const std::vector<uint32_
   if (cap == 0) return;
   note_loop_cap(/*verbose=*/false);
   if (const uint64_t bound = largest_constant_loop_bound(spirv); bound > cap) {
-    log::warning(
+    logging::warning(
         "kernel '{}' has a loop bounded by {}; this device ({}) stops a shader invocation after "
         "{} loop iterations in total, without an error, so if the loop runs that often its "
         "result is wrong: split the work across more threads (docs/custom_kernels.md)",
@@ -223,7 +223,7 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
   if (auto it = memory.entries.find(key); it != memory.entries.end()) {
     ++stats().memory_hits;
     it->second.used = ++memory.clock;
-    log::debug("kernel '{}' shares the compiled code of an identical source", kernel_name);
+    logging::debug("kernel '{}' shares the compiled code of an identical source", kernel_name);
     return it->second.kernel;
   }
   std::vector<uint32_t> spirv;
@@ -234,12 +234,12 @@ std::shared_ptr<const CompiledKernel> compile_kernel(const std::string& kernel_n
   if (read == EntryRead::damaged) ++stats().disk_damaged;
   if (read == EntryRead::hit) {
     ++stats().disk_hits;
-    log::info("kernel '{}' loaded from the disk cache ({}) in {:.1f} ms", kernel_name, dir.string(),
-              log::ms_since(start));
+    logging::info("kernel '{}' loaded from the disk cache ({}) in {:.1f} ms", kernel_name,
+                  dir.string(), logging::ms_since(start));
   } else {
     spirv = glsl_to_spirv(kernel_name, glsl, header, source);
     ++stats().compiled;
-    log::info("kernel '{}' compiled in {:.1f} ms", kernel_name, log::ms_since(start));
+    logging::info("kernel '{}' compiled in {:.1f} ms", kernel_name, logging::ms_since(start));
     if (!dir.empty()) write_kernel_entry(dir / (key + ".spv"), glsl, spirv);
   }
   if (needs_khr_translation(spirv)) spirv = translate_to_khr_cooperative_matrix(spirv);

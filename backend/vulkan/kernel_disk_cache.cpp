@@ -63,8 +63,8 @@ EntryRead reject(const fs::path& path, const std::string& why) {
   fs::remove(path, ec);
   std::lock_guard lock(mutex);
   if (reported.insert(path.string()).second) {
-    log::warning("kernel cache entry {} is damaged ({}); deleted, the kernel is compiled again",
-                 path.string(), why);
+    logging::warning("kernel cache entry {} is damaged ({}); deleted, the kernel is compiled again",
+                     path.string(), why);
   }
   return EntryRead::damaged;
 }
@@ -142,7 +142,7 @@ void write_kernel_entry(const fs::path& path, const std::string& glsl,
                         const std::vector<uint32_t>& spirv) {
   if (auto error = spirv_validation_error(spirv); !error.empty()) {
     // A reader would reject it: the kernel is compiled in each process instead.
-    log::info("kernel cache: not writing {}: invalid SPIR-V ({})", path.string(), error);
+    logging::info("kernel cache: not writing {}: invalid SPIR-V ({})", path.string(), error);
     return;
   }
   const Header h{glsl.size(), spirv.size(), checksum(glsl, spirv)};

@@ -19,10 +19,10 @@ uint64_t device_loop_cap() {
 
 void note_loop_cap(bool verbose) {
   const uint64_t cap = device_loop_cap();
-  if (cap == 0 || (!verbose && log::level() < log::Level::info)) return;
+  if (cap == 0 || (!verbose && logging::level() < logging::Level::info)) return;
   static std::atomic<bool> said{false};
   if (said.exchange(true)) return;
-  log::write(fmt::format(
+  logging::write(fmt::format(
       "custom kernels on this device ({}) stop each invocation after {} loop iterations in "
       "total, silently (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS): give each thread fewer "
       "(docs/custom_kernels.md)",
@@ -32,7 +32,7 @@ void note_loop_cap(bool verbose) {
 namespace {
 
 // SPIR-V opcodes read here (the SPIR-V specification, section 3.52).
-enum Op : uint32_t {
+enum Opcode : uint32_t {
   kTypeInt = 21,
   kConstant = 43,
   kIEqual = 170,

@@ -94,8 +94,8 @@ std::unique_ptr<Pipeline> create(const Shader& shader, std::span<const uint32_t>
                                                : vk::PipelineCreateFlags{},
                                     stage, *p->layout));
   if (statistics) {
-    log::debug("pipeline '{}' (specialized [{}]) statistics: {}", shader.name(),
-               fmt::join(spec, ", "), describe_statistics(*p->pipeline));
+    logging::debug("pipeline '{}' (specialized [{}]) statistics: {}", shader.name(),
+                   fmt::join(spec, ", "), describe_statistics(*p->pipeline));
   }
   return p;
 }
@@ -158,7 +158,7 @@ std::shared_ptr<const Pipeline> pipeline(const Shader& shader, std::span<const u
   const auto start = std::chrono::steady_clock::now();
   std::shared_ptr<const Pipeline> created =
       create(shader, spec, bindings);  // outside the lock: compiles take milliseconds
-  log::info("pipeline '{}' created in {:.1f} ms", shader.name(), log::ms_since(start));
+  logging::info("pipeline '{}' created in {:.1f} ms", shader.name(), logging::ms_since(start));
   std::unique_lock lock(c.mutex);
   auto [it, fresh] = c.pipelines.try_emplace(key);
   if (!fresh) return it->second.pipeline;  // a thread that lost the race uses the winner's

@@ -133,7 +133,8 @@ Threadgroup autotune_threadgroup(const std::string& kernel_name, const std::stri
       refused += fmt::format("\n  {}: {}", to_string(tg), why);
       continue;
     }
-    log::info("autotune {} [{}]: threadgroup {} {:.0f} ns", kernel_name, key, to_string(tg), *ns);
+    logging::info("autotune {} [{}]: threadgroup {} {:.0f} ns", kernel_name, key, to_string(tg),
+                  *ns);
     if (!best || *ns < best_ns) {
       best = tg;
       best_ns = *ns;

@@ -7,14 +7,13 @@
 #include <optional>
 
 #include "mlx_lite/ops/ops.h"
+#include "mlx_lite/transforms/rules/scalar.h"
 
 namespace mlx_lite {
 
 namespace {
 
-array scalar(double v, const array& x) {
-  return array(v, x.dtype());
-}
+using rules::scalar;
 
 // Ops whose output is bool.
 bool gives_bool(BinaryOp op) {

@@ -12,14 +12,13 @@
 #include <limits>
 
 #include "mlx_lite/ops/ops.h"
+#include "mlx_lite/transforms/rules/scalar.h"
 
 namespace mlx_lite {
 
 namespace {
 
-array scalar(double v, const array& x) {
-  return array(v, x.dtype());
-}
+using rules::scalar;
 
 // `shape` with the dims in `axes` set to 1.
 Shape kept_dims(Shape shape, const std::vector<int>& axes) {

@@ -8,15 +8,13 @@
 #include <optional>
 
 #include "mlx_lite/ops/ops.h"
+#include "mlx_lite/transforms/rules/scalar.h"
 
 namespace mlx_lite {
 
 namespace {
 
-// v as a scalar of x's dtype, so constants never promote float16 to float32.
-array scalar(double v, const array& x) {
-  return array(v, x.dtype());
-}
+using rules::scalar;
 
 // f'(x) for the op whose output at x is `out` (computed here when absent).
 array derivative(UnaryOp op, const array& x, std::optional<array> out, Stream s) {
