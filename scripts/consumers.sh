@@ -8,7 +8,11 @@
 #   3. add_subdirectory of this tree: configured, its build graph checked
 #      and dry-run, not built, since 4 builds the same add_subdirectory path
 #      in full (a second build of the library cost CI about 3 minutes);
-#   4. FetchContent from a local clone of this repository's HEAD.
+#   4. FetchContent from a local clone of this repository's HEAD, with the
+#      consumer's defaults: the one build in CI that compiles each of the
+#      library's sources on its own (the others are unity builds,
+#      scripts/build.sh), so a source that compiles only beside its batch's
+#      neighbours fails here.
 # Also checks the package's answers to bad requests: a version it is not,
 # a dependency that cannot be found. Needs build/ from scripts/build.sh;
 # works in build-consumers/. Installs missing packages first.

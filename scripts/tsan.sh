@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # -O1 -g1: built and run in 3 minutes on 2 cores (RelWithDebInfo took 8),
 # and the reports keep file and line.
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=None \
+# Unity build (scripts/build.sh says why).
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_UNITY_BUILD=ON \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -O1 -g1" \
   -DMLX_LITE_BUILD_BENCHMARKS=OFF -DMLX_LITE_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build-tsan --target test_threads
