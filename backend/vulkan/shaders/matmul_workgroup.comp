@@ -19,7 +19,10 @@
 // H200 (docs/performance.md, issue 17's seventh part): loading the panels as
 // matrices straight from memory was 4 to 5 times slower, rows without their
 // run of padding 2 times, and double-buffered panels (one barrier a step)
-// slower too.
+// slower too. The twenty-first part: loading them by VK_NV_cooperative_
+// matrix2's tensor addressing 3 to 4 times slower; storing every layout's
+// panels as tn's (k-fast operands transposed in registers, 8 x 8 elements
+// at a time) made nn 23% and nt 44% slower.
 //
 // Written with GL_NV_cooperative_matrix types of workgroup scope (all
 // Debian 12's glslang compiles); it runs only as translated for
