@@ -5,7 +5,8 @@
 # (halt_on_error) and fails it. Installs missing packages first.
 #
 #   scripts/asan.sh        every test, RelWithDebInfo, in build-asan/
-#                          (about 55 minutes on 2 cores: 40 to build)
+#                          (55 minutes on 2 cores, 40 to build, before
+#                          the library became a unity build)
 #   scripts/asan.sh --ci   the CI subset, -O0 -g1, in build-asan-ci/: the fuzz
 #                          test (every op family on both backends, custom
 #                          kernels, creation, random, indexing, conv), the
