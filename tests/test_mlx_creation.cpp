@@ -337,7 +337,9 @@ TEST(MlxCreation, Linspace) {
     EXPECT_EQ(values(c), (std::vector<double>{0, 3, 6, 10}));
     EXPECT_EQ(values(linspace(-1.0, 1.0, 5, int32, d)), (std::vector<double>{-1, 0, 0, 0, 1}));
     for (Dtype t : all_dtypes) {
-      if (test_util::runs_on(t, d)) EXPECT_EQ(linspace(0.0, 1.0, 3, t, d).dtype(), t);
+      if (test_util::runs_on(t, d)) {
+        EXPECT_EQ(linspace(0.0, 1.0, 3, t, d).dtype(), t);
+      }
     }
     EXPECT_EQ(values(linspace(0.0, 2.0, 5, float16, d)), (std::vector<double>{0, 0.5, 1, 1.5, 2}));
   }

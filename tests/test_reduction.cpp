@@ -306,7 +306,9 @@ TEST(Reduce, BadAxes) {
     } catch (const std::logic_error& e) {
       std::string msg = e.what();
       EXPECT_EQ(dynamic_cast<const std::out_of_range*>(&e) != nullptr, out_of_range) << msg;
-      if (!out_of_range) EXPECT_NE(dynamic_cast<const std::invalid_argument*>(&e), nullptr) << msg;
+      if (!out_of_range) {
+        EXPECT_NE(dynamic_cast<const std::invalid_argument*>(&e), nullptr) << msg;
+      }
       EXPECT_EQ(msg.rfind("[" + op + "]", 0), 0u) << msg;
       EXPECT_NE(msg.find(what), std::string::npos) << msg;
     }
