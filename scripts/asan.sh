@@ -5,8 +5,9 @@
 # (halt_on_error) and fails it. Installs missing packages first.
 #
 #   scripts/asan.sh        every test, RelWithDebInfo, in build-asan/
-#                          (55 minutes on 2 cores, 40 to build, before
-#                          the library became a unity build)
+#                          (65 minutes on 2 cores, 49 to build, with
+#                          other builds beside it, 2026-11-29; 55 and 40
+#                          before the unity build and per-suite ctest)
 #   scripts/asan.sh --ci   the CI subset, -O0 -g1, in build-asan-ci/: the fuzz
 #                          test (every op family on both backends, custom
 #                          kernels, creation, random, indexing, conv), the
